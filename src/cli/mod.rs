@@ -1,0 +1,105 @@
+//! The command-line layer: argument parsing (clap), the ksolve+-compatible argument
+//! forms, progress drawing, printing and exit codes. This is the only code that prints.
+
+mod progress;
+
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+/// Exit code: every scramble solved, or the command did what it was asked.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: some scramble had no solution within its limits (or cannot be solved).
+pub const EXIT_NO_SOLUTION: u8 = 1;
+/// Exit code: bad input or any other error.
+pub const EXIT_ERROR: u8 = 2;
+
+/// A generic twisty-puzzle solver for ksolve+ definition files.
+///
+/// The ksolve+ forms work unchanged: `ksolve PUZZLE.def SCRAMBLES.txt` solves,
+/// `ksolve PUZZLE.def !` (or `!q` for the quarter-turn metric) computes God's algorithm.
+#[derive(Debug, Parser)]
+#[command(name = "ksolve", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {}
+
+/// Names that select a subcommand; anything else in first place is a ksolve+-style
+/// definition file.
+const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "help"];
+
+/// Rewrites ksolve+'s positional forms into subcommands: `DEF !` and `DEF !q` become
+/// `god DEF [--qtm]`, `DEF SCRAMBLES` becomes `solve DEF SCRAMBLES`. Options after the
+/// files pass through unchanged.
+fn rewrite_legacy(args: Vec<OsString>) -> Vec<OsString> {
+    let Some(first) = args.get(1).and_then(|a| a.to_str()) else {
+        return args;
+    };
+    if first.starts_with('-') || SUBCOMMANDS.contains(&first) {
+        return args;
+    }
+    let mut out = vec![args[0].clone()];
+    match args.get(2).and_then(|a| a.to_str()) {
+        Some("!") => {
+            out.extend(["god".into(), args[1].clone()]);
+            out.extend(args[3..].iter().cloned());
+        }
+        Some("!q") => {
+            out.extend(["god".into(), args[1].clone(), "--qtm".into()]);
+            out.extend(args[3..].iter().cloned());
+        }
+        _ => {
+            out.push("solve".into());
+            out.extend(args[1..].iter().cloned());
+        }
+    }
+    out
+}
+
+/// Runs the program and maps its outcome to an exit code. Errors are printed once,
+/// with their chain of causes, to stderr.
+pub fn main() -> ExitCode {
+    let args = rewrite_legacy(std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    match cli.command {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rewrite_legacy;
+
+    fn words(args: &[&str]) -> Vec<String> {
+        let out = rewrite_legacy(args.iter().map(Into::into).collect());
+        out.into_iter().map(|a| a.into_string().unwrap()).collect()
+    }
+
+    #[test]
+    fn ksolve_plus_forms_become_subcommands() {
+        assert_eq!(words(&["k", "a.def", "!"]), ["k", "god", "a.def"]);
+        assert_eq!(words(&["k", "a.def", "!q"]), ["k", "god", "a.def", "--qtm"]);
+        assert_eq!(words(&["k", "a.def", "s.txt"]), ["k", "solve", "a.def", "s.txt"]);
+        assert_eq!(words(&["k", "check", "a.def"]), ["k", "check", "a.def"]);
+        assert_eq!(words(&["k", "--help"]), ["k", "--help"]);
+    }
+}

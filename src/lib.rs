@@ -1,0 +1,6 @@
+//! ksolve: a generic twisty-puzzle solver. The library reads ksolve+ definition and
+//! scramble files, solves positions optimally, and computes God's-algorithm tables; the
+//! `ksolve` binary is a thin command-line layer over it.
+
+pub mod progress;
+pub mod puzzle;

@@ -1,0 +1,141 @@
+//! What a scramble file asks for: a position to solve (with the parts it ignores), and
+//! the settings in force for it (metric, depth limit, slack, move limits).
+
+use super::{IgnoreMask, MoveId, Puzzle, State};
+
+/// How a solution's length is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Metric {
+    /// Every move costs 1 (ksolve+'s default).
+    #[default]
+    Htm,
+    /// A power costs its quarter-turn cost, `min(j, order - j)`.
+    Qtm,
+}
+
+impl Metric {
+    /// The cost of move `m` of `puzzle` in this metric.
+    #[inline]
+    pub fn cost(self, puzzle: &Puzzle, m: MoveId) -> u32 {
+        match self {
+            Metric::Htm => 1,
+            Metric::Qtm => puzzle.mv(m).qtm,
+        }
+    }
+
+    /// The lowercase name used in machine output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Htm => "htm",
+            Metric::Qtm => "qtm",
+        }
+    }
+}
+
+/// What a move limit counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LimitKey {
+    /// One move (`F2 1`).
+    Move(MoveId),
+    /// A base move and all its powers, by base index (`F* 2`).
+    Family(usize),
+}
+
+/// At most `max` moves matching `key` in a solution (0 forbids them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveLimit {
+    pub key: LimitKey,
+    pub max: u32,
+}
+
+impl MoveLimit {
+    /// Whether move `m` counts against this limit.
+    pub fn matches(&self, puzzle: &Puzzle, m: MoveId) -> bool {
+        match self.key {
+            LimitKey::Move(id) => id == m,
+            LimitKey::Family(b) => puzzle.mv(m).base == b,
+        }
+    }
+}
+
+/// The settings a scramble file has in force at a scramble.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveSettings {
+    /// The longest solution to try, in the metric's units (ksolve+ default 999).
+    pub max_depth: u32,
+    /// How far past optimal to keep printing solutions.
+    pub slack: u32,
+    pub metric: Metric,
+    pub limits: Vec<MoveLimit>,
+}
+
+impl Default for SolveSettings {
+    fn default() -> Self {
+        SolveSettings {
+            max_depth: 999,
+            slack: 0,
+            metric: Metric::Htm,
+            limits: Vec::new(),
+        }
+    }
+}
+
+/// A position to solve. `state` is definite: `?N` hints are filled in, and a bare `?`
+/// takes a value that keeps the state well-formed (the missing labels in ascending
+/// order, orientation 0). `ignore` marks, by position, what the finished position may
+/// leave unsolved; it is always within the definition's `Ignore`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub state: State,
+    pub ignore: Vec<IgnoreMask>,
+}
+
+impl Target {
+    /// Whether any part of the position is ignored.
+    pub fn has_ignores(&self) -> bool {
+        self.ignore
+            .iter()
+            .any(|m| m.perm.iter().chain(&m.ori).any(|&b| b))
+    }
+}
+
+/// Where a scramble's position comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScrambleSource {
+    /// `Scramble NAME`: a position given set by set.
+    Position(Target),
+    /// `ScrambleAlg NAME`: the moves applied to the solved state.
+    Alg(Vec<MoveId>),
+    /// `RandomScramble NAME`: a random reachable position, drawn when solving.
+    Random,
+}
+
+/// One scramble of a scramble file, with the settings in force where it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scramble {
+    pub name: String,
+    pub source: ScrambleSource,
+    pub settings: SolveSettings,
+    /// 1-based line of the scramble's first line, for messages.
+    pub line: usize,
+}
+
+impl Puzzle {
+    /// Whether `state` counts as solved when the positions marked in `ignore` may hold
+    /// anything: every other position holds the solved label and orientation.
+    pub fn is_solved(&self, state: &State, ignore: &[IgnoreMask]) -> bool {
+        state
+            .sets
+            .iter()
+            .zip(&self.solved.sets)
+            .enumerate()
+            .all(|(k, (s, goal))| {
+                let mask = ignore.get(k);
+                (0..s.perm.len()).all(|i| {
+                    let skip_p = mask.is_some_and(|m| m.perm.get(i) == Some(&true));
+                    let skip_o = mask.is_some_and(|m| m.ori.get(i) == Some(&true));
+                    (skip_p || s.perm[i] == goal.perm[i]) && (skip_o || s.ori[i] == goal.ori[i])
+                })
+            })
+    }
+}

@@ -4,3 +4,4 @@
 
 pub mod progress;
 pub mod puzzle;
+pub mod rng;

@@ -77,7 +77,8 @@ pub struct DefError {
     pub line: usize,
     /// 1-based, in characters.
     pub col: usize,
-    pub kind: ErrorKind,
+    /// Boxed to keep `Result<_, DefError>` small on the happy path.
+    pub kind: Box<ErrorKind>,
     /// The text of the offending line, without its line break.
     pub text: String,
 }
@@ -88,7 +89,7 @@ impl DefError {
             file: file.to_string(),
             line,
             col,
-            kind,
+            kind: Box::new(kind),
             text: text.to_string(),
         }
     }

@@ -86,7 +86,7 @@ fn position(
         let expected = format!("a piece number from 1 to {n}, `?` or `?N`");
         let mut perm: Vec<Option<u16>> = vec![None; set.size];
         let mut has_blank = false;
-        for t in 0..row.toks.len() {
+        for (t, slot) in perm.iter_mut().enumerate() {
             let e = scramble_entry(src, row, t, &expected)?;
             let label = match e {
                 Entry::Num(x) => Some(x),
@@ -143,7 +143,7 @@ fn position(
                     ));
                 }
                 left[l] -= 1;
-                perm[t] = Some(l as u16);
+                *slot = Some(l as u16);
             } else {
                 has_blank = true;
             }
@@ -152,7 +152,7 @@ fn position(
             let mut spare = left
                 .iter()
                 .enumerate()
-                .flat_map(|(l, &c)| std::iter::repeat_n(l as u16, c));
+                .flat_map(|(l, &c)| std::iter::repeat(l as u16).take(c));
             for p in perm.iter_mut().filter(|p| p.is_none()) {
                 *p = spare.next();
             }

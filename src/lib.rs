@@ -3,6 +3,8 @@
 //! `ksolve` binary is a thin command-line layer over it.
 
 pub mod coord;
+pub mod memory;
 pub mod progress;
 pub mod puzzle;
 pub mod rng;
+pub mod table;

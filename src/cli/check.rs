@@ -287,7 +287,7 @@ fn print_summary(s: &Summary) {
         println!("scrambles: {} ({file})", s.scrambles.len());
         for x in &s.scrambles {
             let what = match (x.kind, x.alg_moves) {
-                ("alg", Some(n)) => format!("alg of {n} moves"),
+                ("alg", Some(n)) => format!("alg of {n} move{}", if n == 1 { "" } else { "s" }),
                 ("position", _) if x.ignores => "position with ignored parts".to_string(),
                 (k, _) => k.to_string(),
             };

@@ -5,7 +5,7 @@
 use super::error::{DefError, ErrorKind, Warning};
 use super::lex::{entry, Entry, EntryError, Line, Source};
 use super::syntax::{DefItem, Section};
-use super::{MAX_MOVES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE};
+use super::{MAX_MOVES, MAX_MOVE_ENTRIES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE};
 use crate::puzzle::{self, Block, IgnoreMask, MoveId, Puzzle, SetDef, SetState, State, Transform};
 use std::collections::HashMap;
 
@@ -359,6 +359,9 @@ impl<'s> Builder<'s> {
             ));
         }
         let directed = line.toks.len() == 3;
+        if (self.moves.len() + 1) * self.positions > MAX_MOVE_ENTRIES {
+            return Err(too_big(src, line, self.moves.len() + 1, self.positions));
+        }
         let parts = self.position(sections, Kind::Move)?;
         let file_form = fill(&self.sets, parts);
         // A move that only "twists" one-orientation pieces is also refused: it would be a
@@ -519,6 +522,9 @@ impl<'s> Builder<'s> {
             } else {
                 order.saturating_sub(1).max(1)
             };
+            if total <= MAX_MOVES as u64 && total as usize * self.positions > MAX_MOVE_ENTRIES {
+                return Err(too_big(src, line, total as usize, self.positions));
+            }
             if total > MAX_MOVES as u64 {
                 return Err(src.err(
                     line,
@@ -594,6 +600,18 @@ impl<'s> Builder<'s> {
         }
         Ok((puzzle, self.warnings))
     }
+}
+
+/// The error for a puzzle whose moves would take too much memory.
+fn too_big(src: &Source, line: &Line, moves: usize, pieces: usize) -> DefError {
+    src.err(
+        line,
+        1,
+        invalid(format!(
+            "the puzzle is too large: {moves} moves (powers included) over {pieces} pieces make {} entries; expected at most {MAX_MOVE_ENTRIES}",
+            moves * pieces
+        )),
+    )
 }
 
 /// Reads a 0/1 mask.

@@ -35,6 +35,10 @@ pub const MAX_POSITIONS: usize = u16::MAX as usize;
 pub const MAX_ORIENTATIONS: usize = 128;
 /// The most moves, powers included: the forbidden-pair table is quadratic in it.
 pub const MAX_MOVES: usize = 4096;
+/// The most move entries (moves, powers included, times pieces over all sets): every
+/// move is stored whole, so this bounds the memory a definition can ask for. A
+/// 7x7x7 cube needs about 25,000.
+pub const MAX_MOVE_ENTRIES: usize = 1 << 24;
 
 /// Parses a definition file held in memory; `file` names it in messages.
 pub fn parse_puzzle(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>), DefError> {

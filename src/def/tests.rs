@@ -430,3 +430,29 @@ proptest! {
         let _ = parse_scrambles(&bytes, "f.txt", &p);
     }
 }
+
+#[test]
+fn definitions_asking_for_too_much_memory_are_refused() {
+    let mut text = String::from("Set A 65000 1\nSet B 2 1\n");
+    for i in 0..300 {
+        text.push_str(&format!("Move X{i}\nB\n2 1\nEnd\n"));
+    }
+    let e = def_err(text.as_bytes());
+    assert!(e.to_string().contains("the puzzle is too large"), "{e}");
+    // Cycles of lengths 2, 3, 5, 7, 11 and 13 make a move of order 30030.
+    let mut perm = Vec::new();
+    let mut start = 1;
+    for len in [2, 3, 5, 7, 11, 13] {
+        for k in 0..len {
+            perm.push(start + (k + 1) % len);
+        }
+        start += len;
+    }
+    let perm: Vec<String> = perm.iter().map(|p: &usize| p.to_string()).collect();
+    let text = format!("Set A 41 1\nMove X\nA\n{}\nEnd\n", perm.join(" "));
+    let e = def_err(text.as_bytes());
+    assert!(e.to_string().contains("has order 30030"), "{e}");
+    // The same move may be used as a directed move.
+    let directed = text.replace("Move X", "Move X noinverse");
+    assert_eq!(puzzle(&directed).moves.len(), 1);
+}

@@ -10,8 +10,12 @@ fuzz_target!(|data: &[u8]| {
         Ok((puzzle, _warnings)) => {
             let text = write_def(&puzzle);
             let again = parse_puzzle(text.as_bytes(), "printed.def");
-            let (back, _) = again.unwrap_or_else(|e| panic!("printed definition refused: {e}\n{text}"));
-            assert_eq!(back, puzzle, "printed definition reads back different:\n{text}");
+            let (back, _) =
+                again.unwrap_or_else(|e| panic!("printed definition refused: {e}\n{text}"));
+            assert_eq!(
+                back, puzzle,
+                "printed definition reads back different:\n{text}"
+            );
         }
         // Rendering the message must not panic either (it quotes arbitrary lines).
         Err(e) => drop(e.to_string()),

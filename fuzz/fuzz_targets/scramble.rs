@@ -21,7 +21,11 @@ fn puzzles() -> &'static Vec<Puzzle> {
     static P: OnceLock<Vec<Puzzle>> = OnceLock::new();
     P.get_or_init(|| {
         DEFS.iter()
-            .map(|d| parse_puzzle(d.as_bytes(), "shipped.def").expect("shipped puzzle").0)
+            .map(|d| {
+                parse_puzzle(d.as_bytes(), "shipped.def")
+                    .expect("shipped puzzle")
+                    .0
+            })
             .collect()
     })
 }
@@ -35,7 +39,8 @@ fuzz_target!(|data: &[u8]| {
         Ok(scrambles) => {
             for s in scrambles {
                 if let ScrambleSource::Position(target) = &s.source {
-                    let printed = format!("Scramble x\n{}End\n", format_state(puzzle, &target.state));
+                    let printed =
+                        format!("Scramble x\n{}End\n", format_state(puzzle, &target.state));
                     let back = parse_scrambles(printed.as_bytes(), "printed.txt", puzzle)
                         .unwrap_or_else(|e| panic!("printed position refused: {e}\n{printed}"));
                     let ScrambleSource::Position(t) = &back[0].source else {

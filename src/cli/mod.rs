@@ -98,7 +98,10 @@ mod tests {
     fn ksolve_plus_forms_become_subcommands() {
         assert_eq!(words(&["k", "a.def", "!"]), ["k", "god", "a.def"]);
         assert_eq!(words(&["k", "a.def", "!q"]), ["k", "god", "a.def", "--qtm"]);
-        assert_eq!(words(&["k", "a.def", "s.txt"]), ["k", "solve", "a.def", "s.txt"]);
+        assert_eq!(
+            words(&["k", "a.def", "s.txt"]),
+            ["k", "solve", "a.def", "s.txt"]
+        );
         assert_eq!(words(&["k", "check", "a.def"]), ["k", "check", "a.def"]);
         assert_eq!(words(&["k", "--help"]), ["k", "--help"]);
     }

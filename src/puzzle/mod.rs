@@ -128,7 +128,8 @@ impl Transform {
     /// Whether this transformation is the identity.
     pub fn is_identity(&self) -> bool {
         self.sets.iter().all(|s| {
-            s.perm.iter().enumerate().all(|(i, &p)| p as usize == i) && s.ori.iter().all(|&o| o == 0)
+            s.perm.iter().enumerate().all(|(i, &p)| p as usize == i)
+                && s.ori.iter().all(|&o| o == 0)
         })
     }
 }
@@ -218,7 +219,11 @@ impl Puzzle {
             let order = moves::order(&effect, &sets);
             let mut powers = Vec::new();
             let mut acc = effect.clone();
-            let last = if directed { 1 } else { order.saturating_sub(1).max(1) };
+            let last = if directed {
+                1
+            } else {
+                order.saturating_sub(1).max(1)
+            };
             for j in 1..=last {
                 powers.push(MoveId(moves.len() as u16));
                 moves.push(Move {
@@ -322,8 +327,9 @@ impl Puzzle {
 
     /// Applies a sequence of moves to a state.
     pub fn apply_sequence(&self, start: &State, seq: &[MoveId]) -> State {
-        seq.iter()
-            .fold(start.clone(), |s, &m| s.then(&self.mv(m).effect, &self.sets))
+        seq.iter().fold(start.clone(), |s, &m| {
+            s.then(&self.mv(m).effect, &self.sets)
+        })
     }
 
     /// The names of a sequence of moves, joined by spaces.

@@ -66,6 +66,10 @@ pub(crate) struct Chain {
     pub n: usize,
     pub levels: Vec<Level>,
     pub strong: Vec<Perm>,
+    /// Whether the randomised phase met the upper bound (so the deterministic test
+    /// never ran). Only tests look at it, to see both phases exercised.
+    #[allow(dead_code)]
+    pub met_bound: bool,
 }
 
 impl Chain {
@@ -76,6 +80,7 @@ impl Chain {
             n,
             levels: Vec::new(),
             strong: Vec::new(),
+            met_bound: false,
         };
         let gens: Vec<Perm> = gens.iter().filter(|g| !is_identity(g)).cloned().collect();
         if gens.is_empty() {
@@ -84,7 +89,8 @@ impl Chain {
         for g in &gens {
             chain.sift_and_add(g.clone(), 0);
         }
-        if !chain.random_phase(&gens, upper) {
+        chain.met_bound = chain.random_phase(&gens, upper);
+        if !chain.met_bound {
             chain.deterministic_phase();
         }
         chain

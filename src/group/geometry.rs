@@ -200,6 +200,11 @@ fn face_turns(names: &[&'static str]) -> Vec<Turn> {
 
 /// The 3x3x3: CORNERS 8 3, EDGES 12 2, six face turns.
 pub fn cube3() -> Puzzle {
+    cube3_with(&["U", "R", "F", "D", "L", "B"])
+}
+
+/// The 3x3x3 turned by only some of its faces.
+pub fn cube3_with(turns: &[&'static str]) -> Puzzle {
     build(
         &[
             PieceSet {
@@ -213,7 +218,7 @@ pub fn cube3() -> Puzzle {
                 orientations: 2,
             },
         ],
-        &face_turns(&["U", "R", "F", "D", "L", "B"]),
+        &face_turns(turns),
     )
 }
 

@@ -1,7 +1,7 @@
 //! Known-answer and property tests of the group module, on puzzles built from geometry
 //! (`geometry.rs`) and on small hand-written ones.
 
-use super::geometry::{centers444, cube2, cube3, megaminx, pyraminx, skewb};
+use super::geometry::{centers444, cube2, cube3, cube3_with, megaminx, pyraminx, skewb};
 use super::*;
 use crate::puzzle::{IgnoreMask, SetState, Transform};
 use crate::rng::Rng;
@@ -101,6 +101,24 @@ fn cube3_has_its_famous_count_in_12_classes() {
         "43,252,003,274,489,856,000"
     );
     assert_eq!(o.classes.and_then(|c| c.to_u64()), Some(12));
+}
+
+#[test]
+fn both_build_phases_give_exact_orders() {
+    // The 3x3x3 meets the invariant bound in the randomised phase; the <R, U> subgroup
+    // has constraints no simple invariant sees, so the deterministic test finishes it.
+    let full = group(&cube3());
+    assert!(full.chain.met_bound);
+    let ru = group(&cube3_with(&["R", "U"]));
+    assert!(!ru.chain.met_bound);
+    assert_eq!(ru.order().to_u64(), Some(73_483_200));
+    // And R2/U2 alone: the "squares" style subgroup of two half turns has order 12.
+    let p = cube3_with(&["R", "U"]);
+    let mut half = p.clone();
+    for m in &mut half.base_moves {
+        m.effect = m.effect.then(&m.effect, &p.sets);
+    }
+    assert_eq!(group(&half).order().to_u64(), Some(12));
 }
 
 #[test]
@@ -342,14 +360,49 @@ fn timings() {
             g.chain.strong.len()
         );
     }
-    let p = centers444();
-    let start = std::time::Instant::now();
-    let g = group(&p);
-    let c = g.reachable();
-    eprintln!(
-        "4x4x4 centres: chain + stabiliser {:?}, {c:?}",
-        start.elapsed()
-    );
+    for (name, p) in [("<R,U>", cube3_with(&["R", "U"])), ("skewb", skewb())] {
+        let start = std::time::Instant::now();
+        let g = group(&p);
+        eprintln!("{name}: chain {:?}, order {}", start.elapsed(), g.order());
+    }
+    let mut orient_only = cube3();
+    for s in &mut orient_only.solved.sets {
+        s.perm.iter_mut().for_each(|l| *l = 0);
+    }
+    let mut layers = cube3();
+    let u = layers.base_moves[0].effect.clone();
+    for (k, s) in layers.solved.sets.iter_mut().enumerate() {
+        for (i, l) in s.perm.iter_mut().enumerate() {
+            *l = (u.sets[k].perm[i] as usize == i) as u16;
+        }
+    }
+    for (name, p) in [
+        ("4x4x4 centres", centers444()),
+        ("3x3x3 orientation only", orient_only),
+        ("3x3x3 U layer vs rest", layers),
+    ] {
+        let start = std::time::Instant::now();
+        let g = group(&p);
+        let c = g.reachable();
+        let t = start.elapsed();
+        let mut rng = Rng::new(4);
+        let states: Vec<State> = (0..100).map(|_| g.random_state(&mut rng)).collect();
+        let start = std::time::Instant::now();
+        let all = states.iter().all(|s| g.contains(s));
+        let check = start.elapsed() / 100;
+        let mut bad = states[0].clone();
+        bad.sets[0].perm.swap(0, 1);
+        bad.sets[0].ori[0] = (bad.sets[0].ori[0] + 1) % p.sets[0].orientations.max(1);
+        let start = std::time::Instant::now();
+        let v = g.check(&bad);
+        let refuse = start.elapsed();
+        assert!(all);
+        eprintln!(
+            "{name}: chain + stabiliser {t:?}, {}{}, member check {check:?}, altered {v:?} in {refuse:?}",
+            c.value(),
+            if c.is_exact() { "" } else { " (upper bound)" }
+        );
+    }
 }
 
 /// Upper tail of the chi-square distribution, by the Wilson–Hilferty approximation:
@@ -574,4 +627,85 @@ proptest! {
             Ok(())
         })?;
     }
+}
+
+/// The <R, U> cube with the R layer's pieces alike and the rest alike: the count by
+/// stabiliser and every verdict agree with breadth-first search. Slow (BFS over 382,725
+/// states): `KSOLVE_SLOW_TESTS=1`.
+#[test]
+fn ru_layers_match_breadth_first_search() {
+    if std::env::var_os("KSOLVE_SLOW_TESTS").is_none() {
+        return;
+    }
+    let mut p = cube3_with(&["R", "U"]);
+    let r = p.base_moves[p.base_by_name("R").unwrap()].effect.clone();
+    for (k, s) in p.solved.sets.iter_mut().enumerate() {
+        for (i, l) in s.perm.iter_mut().enumerate() {
+            *l = (r.sets[k].perm[i] as usize == i) as u16;
+        }
+    }
+    let g = group(&p);
+    let states = bfs_states(&p);
+    assert_eq!(
+        g.reachable(),
+        Count::Exact(BigUint::from(states.len() as u64))
+    );
+    let movable: Vec<usize> = (0..8)
+        .filter(|&i| {
+            p.base_moves
+                .iter()
+                .any(|m| m.effect.sets[0].perm[i] as usize != i)
+        })
+        .collect();
+    let mut rng = Rng::new(4);
+    let mut verdicts = [0u32; 2];
+    for _ in 0..300 {
+        // A reachable state with the movable corners' labels shuffled, two of them
+        // counter-twisted and two edges swapped: the invariants rarely decide it.
+        let mut s = g.random_state(&mut rng);
+        let st = &mut s.sets[0];
+        for a in (1..movable.len()).rev() {
+            let b = rng.below(a as u64 + 1) as usize;
+            st.perm.swap(movable[a], movable[b]);
+        }
+        let a = movable[rng.below(movable.len() as u64) as usize];
+        let b = movable[rng.below(movable.len() as u64) as usize];
+        if a != b {
+            st.ori[a] = (st.ori[a] + 1) % 3;
+            st.ori[b] = (st.ori[b] + 2) % 3;
+        }
+        s.sets[1]
+            .perm
+            .swap(rng.below(12) as usize, rng.below(12) as usize);
+        let v = g.check(&s);
+        assert!(!matches!(v, Verdict::Unknown(_)));
+        assert_eq!(v == Verdict::Reachable, states.contains(&s), "{s:?}: {v:?}");
+        verdicts[(v == Verdict::Reachable) as usize] += 1;
+    }
+    assert!(verdicts.iter().all(|&c| c > 50), "{verdicts:?}");
+}
+
+#[test]
+fn interchangeable_cube3_counts() {
+    // Only orientations told apart: 3^7 * 2^11 (no parity rule survives).
+    let mut orient_only = cube3();
+    for s in &mut orient_only.solved.sets {
+        s.perm.iter_mut().for_each(|l| *l = 0);
+    }
+    assert_eq!(
+        group(&orient_only).reachable(),
+        Count::Exact(BigUint::from(4_478_976u64))
+    );
+    // The U layer's pieces against the rest: C(8,4) 3^7 * C(12,4) 2^11.
+    let mut layers = cube3();
+    let u = layers.base_moves[0].effect.clone();
+    for (k, s) in layers.solved.sets.iter_mut().enumerate() {
+        for (i, l) in s.perm.iter_mut().enumerate() {
+            *l = (u.sets[k].perm[i] as usize == i) as u16;
+        }
+    }
+    assert_eq!(
+        group(&layers).reachable(),
+        Count::Exact(BigUint::from(155_196_518_400u64))
+    );
 }

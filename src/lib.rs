@@ -2,7 +2,11 @@
 //! scramble files, solves positions optimally, and computes God's-algorithm tables; the
 //! `ksolve` binary is a thin command-line layer over it.
 
+pub mod coord;
+pub mod def;
 pub mod group;
+pub mod memory;
 pub mod progress;
 pub mod puzzle;
 pub mod rng;
+pub mod table;

@@ -1,0 +1,274 @@
+//! Ranking and unranking: perfect, order-preserving indexes for permutations (with
+//! identical pieces, as multiset permutations), orientation vectors (with or without
+//! the sum rule) and combinations. Move tables, pruning tables and the God's-algorithm
+//! table are all indexed by these ranks.
+//!
+//! Invariants: for every coordinate, `rank` is a bijection from the valid values onto
+//! `0..count()`, `unrank(rank(x)) == x`, and ranks follow lexicographic order of the
+//! vectors, so rank 0 is the sorted arrangement.
+
+#[cfg(test)]
+mod tests;
+
+/// Ranks the arrangements of a fixed multiset of labels. With all labels distinct this
+/// is the Lehmer code of a permutation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PermCoord {
+    /// `counts[v]`: how many pieces carry label `v`.
+    counts: Vec<u32>,
+    len: usize,
+    total: u64,
+}
+
+/// Why a coordinate could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CoordError {
+    #[error("{0} arrangements do not fit a 64-bit index")]
+    TooLarge(String),
+}
+
+impl PermCoord {
+    /// The coordinate for arrangements of `labels` (any order; only the multiset counts).
+    pub fn new(labels: &[u16]) -> Result<PermCoord, CoordError> {
+        let max = labels.iter().copied().max().map_or(0, |m| m as usize + 1);
+        let mut counts = vec![0u32; max];
+        for &l in labels {
+            counts[l as usize] += 1;
+        }
+        let total = multinomial(&counts, labels.len())
+            .ok_or_else(|| CoordError::TooLarge(format!("{} pieces'", labels.len())))?;
+        Ok(PermCoord {
+            counts,
+            len: labels.len(),
+            total,
+        })
+    }
+
+    /// How many arrangements there are.
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the coordinate covers no positions.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether every label is distinct (a plain permutation).
+    pub fn distinct(&self) -> bool {
+        self.counts.iter().all(|&c| c <= 1)
+    }
+
+    /// The rank of `perm`, which must hold exactly this coordinate's multiset of labels.
+    pub fn rank(&self, perm: &[u16]) -> u64 {
+        debug_assert_eq!(perm.len(), self.len);
+        let mut counts = [0u32; 64];
+        let k = self.counts.len();
+        if k <= 64 {
+            counts[..k].copy_from_slice(&self.counts);
+            rank_with(&mut counts[..k], perm, self.total)
+        } else {
+            rank_with(&mut self.counts.clone(), perm, self.total)
+        }
+    }
+
+    /// The arrangement of rank `r` (< count()), written into `out` (length len()).
+    pub fn unrank(&self, mut r: u64, out: &mut [u16]) {
+        debug_assert!(r < self.total);
+        let mut counts = self.counts.clone();
+        let mut m = self.total as u128;
+        for (i, slot) in out.iter_mut().enumerate() {
+            let remaining = (self.len - i) as u128;
+            for (v, c) in counts.iter_mut().enumerate() {
+                if *c == 0 {
+                    continue;
+                }
+                let block = m * *c as u128 / remaining;
+                if (r as u128) < block {
+                    *slot = v as u16;
+                    m = block;
+                    *c -= 1;
+                    break;
+                }
+                r -= block as u64;
+            }
+        }
+    }
+}
+
+/// Lexicographic multiset rank; `counts` is consumed as scratch.
+fn rank_with(counts: &mut [u32], perm: &[u16], total: u64) -> u64 {
+    let mut m = total as u128;
+    let mut r: u128 = 0;
+    let n = perm.len();
+    for (i, &p) in perm.iter().enumerate() {
+        let remaining = (n - i) as u128;
+        for &c in &counts[..p as usize] {
+            if c > 0 {
+                r += m * c as u128 / remaining;
+            }
+        }
+        m = m * counts[p as usize] as u128 / remaining;
+        counts[p as usize] -= 1;
+    }
+    r as u64
+}
+
+/// n! / prod(c!) for the given counts (summing to n), or None past u64.
+fn multinomial(counts: &[u32], n: usize) -> Option<u64> {
+    let mut acc: u128 = 1;
+    let mut k: u128 = 0;
+    for &c in counts {
+        for i in 1..=c as u128 {
+            k += 1;
+            // Each step multiplies by a binomial ratio, so the division is exact.
+            acc = acc.checked_mul(k)? / i;
+            if acc > u64::MAX as u128 {
+                return None;
+            }
+        }
+    }
+    debug_assert_eq!(k as usize, n);
+    Some(acc as u64)
+}
+
+/// Ranks orientation vectors of `len` pieces with `n` orientations each. With the sum
+/// rule, only vectors whose sum is 0 mod n are ranked and the last entry is implied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OriCoord {
+    n: u8,
+    len: usize,
+    sum_rule: bool,
+    total: u64,
+}
+
+impl OriCoord {
+    /// The coordinate for `len` pieces of `n` orientations.
+    pub fn new(n: u8, len: usize, sum_rule: bool) -> Result<OriCoord, CoordError> {
+        let n = n.max(1);
+        let free = if sum_rule && len > 0 { len - 1 } else { len };
+        let total = (n as u64)
+            .checked_pow(free as u32)
+            .ok_or_else(|| CoordError::TooLarge(format!("{n}^{free} orientations'")))?;
+        Ok(OriCoord {
+            n,
+            len,
+            sum_rule,
+            total,
+        })
+    }
+
+    /// How many vectors there are.
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether the last entry is implied by the others (sum 0 mod n).
+    pub fn sum_rule(&self) -> bool {
+        self.sum_rule
+    }
+
+    /// The rank of `ori` (entries < n; with the sum rule its sum must be 0 mod n).
+    #[inline]
+    pub fn rank(&self, ori: &[u8]) -> u64 {
+        let free = if self.sum_rule && self.len > 0 {
+            self.len - 1
+        } else {
+            self.len
+        };
+        ori[..free]
+            .iter()
+            .fold(0u64, |acc, &o| acc * self.n as u64 + o as u64)
+    }
+
+    /// The vector of rank `r`, written into `out` (length len).
+    pub fn unrank(&self, mut r: u64, out: &mut [u8]) {
+        let n = self.n as u64;
+        let free = if self.sum_rule && self.len > 0 {
+            self.len - 1
+        } else {
+            self.len
+        };
+        let mut sum = 0u64;
+        for slot in out[..free].iter_mut().rev() {
+            *slot = (r % n) as u8;
+            sum += r % n;
+            r /= n;
+        }
+        if free < self.len {
+            out[free] = ((n - sum % n) % n) as u8;
+        }
+    }
+}
+
+/// Ranks the ways to choose which `k` of `n` positions are marked (a bitmask given as a
+/// slice of booleans), in lexicographic order of the marked positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CombCoord {
+    n: usize,
+    k: usize,
+    binom: Vec<Vec<u64>>,
+}
+
+impl CombCoord {
+    /// The coordinate for `k`-subsets of `n` positions (n <= 64).
+    pub fn new(n: usize, k: usize) -> CombCoord {
+        let mut binom = vec![vec![0u64; k + 1]; n + 1];
+        for row in binom.iter_mut() {
+            row[0] = 1;
+        }
+        for i in 1..=n {
+            for j in 1..=k.min(i) {
+                binom[i][j] = binom[i - 1][j - 1].saturating_add(binom[i - 1][j]);
+            }
+        }
+        CombCoord { n, k, binom }
+    }
+
+    /// C(n, k).
+    pub fn count(&self) -> u64 {
+        self.binom[self.n][self.k]
+    }
+
+    /// The rank of a marking with exactly k marks.
+    pub fn rank(&self, marked: &[bool]) -> u64 {
+        // Counting from the end: the subsets that agree up to a mark but skip it come first.
+        let mut r = 0u64;
+        let mut left = self.k;
+        for (i, &m) in marked.iter().enumerate() {
+            if left == 0 {
+                break;
+            }
+            if m {
+                left -= 1;
+            } else {
+                r += self.binom[self.n - i - 1][left - 1];
+            }
+        }
+        r
+    }
+
+    /// The marking of rank `r`, written into `out` (length n).
+    pub fn unrank(&self, mut r: u64, out: &mut [bool]) {
+        let mut left = self.k;
+        for (i, slot) in out.iter_mut().enumerate() {
+            if left == 0 {
+                *slot = false;
+                continue;
+            }
+            let with = self.binom[self.n - i - 1][left - 1];
+            if r < with {
+                *slot = true;
+                left -= 1;
+            } else {
+                *slot = false;
+                r -= with;
+            }
+        }
+    }
+}

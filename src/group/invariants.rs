@@ -8,7 +8,7 @@ use super::abelian::{gcd_all, Subgroup};
 use super::bigint::BigUint;
 use super::points::{Layout, Perm};
 use super::reason::{PieceCount, Reason};
-use crate::puzzle::{SetDef, State, Transform};
+use crate::puzzle::{IgnoreMask, SetDef, State, Transform};
 
 /// A set of positions of one set that the moves permute among themselves.
 #[derive(Clone, Debug)]
@@ -287,9 +287,28 @@ impl Invariants {
                 }
             }
         }
+        if let Some(r) = self.orientation_sum_reason(sets, solved, state, &[]) {
+            return Some(r);
+        }
+        self.parity_reason(sets, layout, solved, state)
+    }
+
+    /// The orientation-sum rule, over each position orbit none of whose orientations
+    /// `ignore` marks (an empty `ignore` marks nothing). The sum does not depend on
+    /// which pieces sit where, so ignored permutation entries do not matter.
+    pub fn orientation_sum_reason(
+        &self,
+        sets: &[SetDef],
+        solved: &State,
+        state: &State,
+        ignore: &[IgnoreMask],
+    ) -> Option<Reason> {
         for (j, o) in self.orbits.iter().enumerate() {
             let d = o.twist_mod;
-            if d < 2 {
+            let ignored = ignore
+                .get(o.set)
+                .is_some_and(|m| o.positions.iter().any(|&i| m.ori.get(i) == Some(&true)));
+            if d < 2 || ignored {
                 continue;
             }
             let sum = |st: &State| {
@@ -309,7 +328,7 @@ impl Invariants {
                 });
             }
         }
-        self.parity_reason(sets, layout, solved, state)
+        None
     }
 
     /// Parity relations, then the joint relations of sums and parities.

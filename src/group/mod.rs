@@ -104,6 +104,9 @@ pub struct Group {
     order: BigUint,
     /// Every label of every set occurs once in the solved state.
     distinct: bool,
+    /// The puzzle has `Block`s: a move may be refused in some positions, so the
+    /// positions reachable are only a subset of the group's orbit of the solved state.
+    blocked: bool,
     solved_colors: Vec<u32>,
     tables: OnceLock<Tables>,
     count: OnceLock<Count>,
@@ -185,6 +188,7 @@ impl Group {
             invariants,
             order,
             distinct,
+            blocked: !puzzle.blocks.is_empty(),
             solved_colors,
             tables: OnceLock::new(),
             count: OnceLock::new(),
@@ -201,6 +205,14 @@ impl Group {
         self.distinct
     }
 
+    /// Whether the group describes reachability exactly. It does not when the puzzle
+    /// has blocks: a blocked move is refused in some positions, so some positions of
+    /// the group's orbit may be out of reach; counts are then upper bounds, a position
+    /// outside the orbit is still certainly unreachable, and one inside is undecided.
+    pub fn exact(&self) -> bool {
+        !self.blocked
+    }
+
     /// The length of the stabiliser chain's base.
     pub fn base_len(&self) -> usize {
         self.chain.levels.len()
@@ -209,7 +221,8 @@ impl Group {
     /// The number of positions reachable from the solved state: the group order over
     /// the order of the solved state's stabiliser. With distinct pieces the stabiliser
     /// is trivial; with interchangeable ones it is searched for within
-    /// [`DEFAULT_COUNT_BUDGET`] nodes (the result is cached).
+    /// [`DEFAULT_COUNT_BUDGET`] nodes (the result is cached). With blocks it is the
+    /// size of the group's orbit, labelled an upper bound.
     pub fn reachable(&self) -> Count {
         self.count
             .get_or_init(|| self.reachable_with_budget(DEFAULT_COUNT_BUDGET))
@@ -218,6 +231,15 @@ impl Group {
 
     /// [`Group::reachable`] with an explicit node budget (not cached).
     pub fn reachable_with_budget(&self, budget: u64) -> Count {
+        let count = self.orbit_size(budget);
+        match count {
+            Count::Exact(v) if self.blocked => Count::UpperBound(v),
+            c => c,
+        }
+    }
+
+    /// The size of the orbit of the solved state under the group.
+    fn orbit_size(&self, budget: u64) -> Count {
         if self.distinct {
             return Count::Exact(self.order.clone());
         }
@@ -255,6 +277,18 @@ impl Group {
 
     /// [`Group::check`] with an explicit node budget for interchangeable pieces.
     pub fn check_with_budget(&self, state: &State, budget: u64) -> Verdict {
+        match self.orbit_check(state, budget) {
+            Verdict::Reachable if self.blocked => Verdict::Unknown(
+                "the position is in the group the moves generate, but the puzzle's blocks \
+                 may forbid the moves that reach it"
+                    .into(),
+            ),
+            v => v,
+        }
+    }
+
+    /// Whether `state` is in the orbit of the solved state under the group.
+    fn orbit_check(&self, state: &State, budget: u64) -> Verdict {
         if let Some(r) = shape_reason(&self.sets, state) {
             return Verdict::Unreachable(r);
         }
@@ -294,13 +328,26 @@ impl Group {
         }
     }
 
-    /// [`Group::check`] for a scramble's target: unknown when it ignores anything, since
-    /// the ignored parts of the stored state are placeholders.
+    /// [`Group::check`] for a scramble's target. When it ignores parts of the puzzle the
+    /// stored values there are placeholders, so only what the given parts decide is
+    /// judged: an orientation sum over positions whose orientations are all given (it
+    /// does not depend on which pieces sit there). Anything else is unknown.
     pub fn check_target(&self, target: &Target) -> Verdict {
-        if target.has_ignores() {
-            return Verdict::Unknown("the position leaves parts of the puzzle unspecified".into());
+        if !target.has_ignores() {
+            return self.check(&target.state);
         }
-        self.check(&target.state)
+        if let Some(r) = shape_reason(&self.sets, &target.state) {
+            return Verdict::Unreachable(r);
+        }
+        match self.invariants.orientation_sum_reason(
+            &self.sets,
+            &self.solved,
+            &target.state,
+            &target.ignore,
+        ) {
+            Some(r) => Verdict::Unreachable(r),
+            None => Verdict::Unknown("the position leaves parts of the puzzle unspecified".into()),
+        }
     }
 
     /// Whether `state` is reachable (an undecided search counts as not reachable).
@@ -352,10 +399,16 @@ impl Group {
     /// random group element (a product of one random coset representative per level of
     /// the chain). With interchangeable pieces every reachable position is the image of
     /// equally many elements, so the position is uniform too.
-    pub fn random_state(&self, rng: &mut Rng) -> State {
+    ///
+    /// `None` when the puzzle has blocks: the group's orbit then holds positions the
+    /// blocks make unreachable, so a draw from it could not be solved.
+    pub fn random_state(&self, rng: &mut Rng) -> Option<State> {
+        if self.blocked {
+            return None;
+        }
         let g = self.chain.random_element(rng);
         let t = self.layout.transform_of(&g);
-        self.solved.then(&t, &self.sets)
+        Some(self.solved.then(&t, &self.sets))
     }
 
     /// All arrangements of the pieces, the reachable ones, and the number of classes.

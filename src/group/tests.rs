@@ -141,7 +141,7 @@ fn megaminx_order_exceeds_u128() {
     assert_eq!(g.order().to_u128(), None);
     let mut rng = Rng::new(5);
     for _ in 0..5 {
-        assert!(g.contains(&g.random_state(&mut rng)));
+        assert!(g.contains(&g.random_state(&mut rng).unwrap()));
     }
 }
 
@@ -336,7 +336,9 @@ fn timings() {
         let build = start.elapsed() / runs;
         let g = group(&p);
         let mut rng = Rng::new(1);
-        let states: Vec<State> = (0..1000).map(|_| g.random_state(&mut rng)).collect();
+        let states: Vec<State> = (0..1000)
+            .map(|_| g.random_state(&mut rng).unwrap())
+            .collect();
         let start = std::time::Instant::now();
         let all = states.iter().all(|s| g.contains(s));
         let check = start.elapsed() / 1000;
@@ -349,7 +351,7 @@ fn timings() {
         let refuse = start.elapsed() / 1000;
         let start = std::time::Instant::now();
         for _ in 0..1000 {
-            std::hint::black_box(g.random_state(&mut rng));
+            std::hint::black_box(g.random_state(&mut rng).unwrap());
         }
         let random = start.elapsed() / 1000;
         assert!(all);
@@ -386,7 +388,9 @@ fn timings() {
         let c = g.reachable();
         let t = start.elapsed();
         let mut rng = Rng::new(4);
-        let states: Vec<State> = (0..100).map(|_| g.random_state(&mut rng)).collect();
+        let states: Vec<State> = (0..100)
+            .map(|_| g.random_state(&mut rng).unwrap())
+            .collect();
         let start = std::time::Instant::now();
         let all = states.iter().all(|s| g.contains(s));
         let check = start.elapsed() / 100;
@@ -419,7 +423,7 @@ fn chi_square(g: &Group, states: &HashSet<State>, seed: u64, per_state: usize) -
         states.iter().map(|s| (s.clone(), 0)).collect();
     let draws = states.len() * per_state;
     for _ in 0..draws {
-        let s = g.random_state(&mut rng);
+        let s = g.random_state(&mut rng).unwrap();
         *counts
             .get_mut(&s)
             .expect("random state outside the reachable set") += 1;
@@ -570,7 +574,10 @@ fn unusual_solved_states_work() {
     assert_eq!(g.check(&p.solved), Verdict::Reachable);
     let mut rng = Rng::new(3);
     for _ in 0..50 {
-        assert_eq!(g.check(&g.random_state(&mut rng)), Verdict::Reachable);
+        assert_eq!(
+            g.check(&g.random_state(&mut rng).unwrap()),
+            Verdict::Reachable
+        );
     }
     let mut bad = p.solved.clone();
     bad.sets[0].ori[0] = 2;
@@ -585,15 +592,55 @@ fn unusual_solved_states_work() {
 }
 
 #[test]
-fn targets_with_ignores_are_not_judged() {
+fn targets_with_ignores_are_judged_only_by_what_they_give() {
     let p = cube3();
     let g = group(&p);
+    // An edge's orientation is ignored: the flipped edge elsewhere could be undone there.
     let mut ignore = p.ignore.clone();
     ignore[1].ori[0] = true;
     let mut state = p.solved.clone();
-    state.sets[1].ori[0] = 1;
+    state.sets[1].ori[5] = 1;
     let t = Target { state, ignore };
     assert!(matches!(g.check_target(&t), Verdict::Unknown(_)));
+    // Only permutations ignored: the corner twists are all given and sum to 1.
+    let mut ignore = p.ignore.clone();
+    ignore[0].perm[..4].iter_mut().for_each(|b| *b = true);
+    let mut state = p.solved.clone();
+    state.sets[0].ori[2] = 1;
+    let t = Target { state, ignore };
+    let Verdict::Unreachable(r) = g.check_target(&t) else {
+        panic!("judged reachable")
+    };
+    assert_eq!(
+        r.to_string(),
+        "CORNERS orientation sums to 1 (mod 3); a reachable position sums to 0"
+    );
+    // The same with a counter-twist somewhere is undecided.
+    let mut t = t;
+    t.state.sets[0].ori[6] = 2;
+    assert!(matches!(g.check_target(&t), Verdict::Unknown(_)));
+}
+
+#[test]
+fn blocks_turn_counts_into_bounds_and_members_into_unknowns() {
+    let mut p = cube3();
+    p.blocks.push(crate::puzzle::Block {
+        pieces: vec![(0, 0), (1, 0)],
+    });
+    let g = group(&p);
+    assert!(!g.exact());
+    assert_eq!(
+        g.reachable(),
+        Count::UpperBound(BigUint::from(43_252_003_274_489_856_000u128))
+    );
+    assert!(matches!(g.check(&p.solved), Verdict::Unknown(_)));
+    let mut twisted = p.solved.clone();
+    twisted.sets[0].ori[3] = 1;
+    assert!(matches!(
+        g.check(&twisted),
+        Verdict::Unreachable(Reason::OrientationSum { .. })
+    ));
+    assert_eq!(g.random_state(&mut Rng::new(1)), None);
 }
 
 #[test]
@@ -618,7 +665,7 @@ proptest! {
         }
         G.with(|g| {
             let mut rng = Rng::new(seed);
-            let s = g.random_state(&mut rng);
+            let s = g.random_state(&mut rng).unwrap();
             prop_assert_eq!(g.check(&s), Verdict::Reachable);
             let mut t = s.clone();
             t.sets[0].ori[corner] = (t.sets[0].ori[corner] + twist) % 3;
@@ -662,7 +709,7 @@ fn ru_layers_match_breadth_first_search() {
     for _ in 0..300 {
         // A reachable state with the movable corners' labels shuffled, two of them
         // counter-twisted and two edges swapped: the invariants rarely decide it.
-        let mut s = g.random_state(&mut rng);
+        let mut s = g.random_state(&mut rng).unwrap();
         let st = &mut s.sets[0];
         for a in (1..movable.len()).rev() {
             let b = rng.below(a as u64 + 1) as usize;

@@ -90,7 +90,8 @@ pub struct Orbits {
     pub reachable: Count,
     /// The number of classes: `arrangements / reachable` when pieces are distinct (the
     /// group then acts freely, so every class has the same size). `None` with
-    /// interchangeable pieces, whose classes may differ in size.
+    /// interchangeable pieces, whose classes may differ in size, and with blocks, which
+    /// split the group's classes further.
     pub classes: Option<BigUint>,
 }
 
@@ -415,7 +416,7 @@ impl Group {
     pub fn orbits(&self) -> Orbits {
         let arrangements = arrangements(&self.sets, &self.solved);
         let reachable = self.reachable();
-        let classes = if self.distinct {
+        let classes = if self.distinct && !self.blocked {
             arrangements.div_rem(&self.order).map(|(q, _)| q)
         } else {
             None

@@ -4,6 +4,7 @@
 
 pub mod coord;
 pub mod def;
+pub mod group;
 pub mod memory;
 pub mod progress;
 pub mod puzzle;

@@ -2,8 +2,9 @@
 //! scramble file against it) and prints what was understood, so that a user can see how
 //! ksolve reads their files before solving anything.
 
-use super::EXIT_OK;
+use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::def::{load_puzzle, load_scrambles};
+use ksolve::group::{BigUint, Group, Verdict};
 use ksolve::puzzle::{LimitKey, Puzzle, Scramble, ScrambleSource};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -18,6 +19,10 @@ pub struct CheckArgs {
     /// Also print the summary as one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
+    /// Also count every arrangement of the pieces (every permutation and orientation)
+    /// and the classes that no sequence of moves connects.
+    #[arg(long)]
+    pub orbits: bool,
 }
 
 #[derive(Serialize)]
@@ -66,6 +71,21 @@ struct ScrambleSummary {
     max_depth: u32,
     slack: u32,
     limits: Vec<LimitSummary>,
+    /// `reachable`, `unreachable` or `unknown` (positions that ignore parts of the
+    /// puzzle, puzzles with blocks, searches out of budget).
+    status: &'static str,
+    /// Why an unreachable position cannot be reached.
+    reason: Option<String>,
+}
+
+#[derive(Serialize)]
+struct OrbitsSummary {
+    /// Every permutation (as a multiset where pieces are interchangeable) times every
+    /// orientation vector; a number, or a decimal string beyond `u64`.
+    arrangements: serde_json::Value,
+    /// How many classes the arrangements fall into; null with interchangeable pieces or
+    /// blocks, whose classes differ in size.
+    classes: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +100,13 @@ struct Summary {
     /// Per block, its pieces as `SET:PIECE` (1-based).
     blocks: Vec<Vec<String>>,
     ignores: Vec<IgnoreSummary>,
+    /// The positions reachable from the solved state: a number, or a decimal string
+    /// when it exceeds `u64`; null when the group could not be built.
+    reachable_states: Option<serde_json::Value>,
+    /// Whether `reachable_states` is exact (false: an upper bound).
+    reachable_exact: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    orbits: Option<OrbitsSummary>,
     warnings: usize,
     scramble_file: Option<String>,
     scrambles: Vec<ScrambleSummary>,
@@ -162,13 +189,57 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
         forbidden_pairs: p.forbidden.iter().filter(|&&f| f).count(),
         blocks,
         ignores,
+        reachable_states: None,
+        reachable_exact: None,
+        orbits: None,
         warnings,
         scramble_file: None,
         scrambles: Vec::new(),
     }
 }
 
-fn summarize_scramble(p: &Puzzle, s: &Scramble) -> ScrambleSummary {
+/// A count for JSON: a number while it fits `u64`, a decimal string beyond.
+fn big_json(n: &BigUint) -> serde_json::Value {
+    match n.to_u64() {
+        Some(v) => v.into(),
+        None => n.to_string().into(),
+    }
+}
+
+/// Fills in the reachable count (and the orbits when asked); returns the group for the
+/// scramble checks, or the reason it could not be built.
+fn summarize_group(p: &Puzzle, orbits: bool, s: &mut Summary) -> Result<Group, String> {
+    let g = Group::new(p).map_err(|e| e.to_string())?;
+    let count = g.reachable();
+    s.reachable_states = Some(big_json(count.value()));
+    s.reachable_exact = Some(count.is_exact());
+    if orbits {
+        let o = g.orbits();
+        s.orbits = Some(OrbitsSummary {
+            arrangements: big_json(&o.arrangements),
+            classes: o.classes.as_ref().map(big_json),
+        });
+    }
+    Ok(g)
+}
+
+/// Whether a scramble's position can be reached, and why not.
+fn scramble_status(g: Option<&Group>, s: &Scramble) -> (&'static str, Option<String>) {
+    let verdict = match (&s.source, g) {
+        (ScrambleSource::Position(t), Some(g)) => g.check_target(t),
+        (ScrambleSource::Position(_), None) => Verdict::Unknown(String::new()),
+        // Algorithms start from solved, and random scrambles are drawn from the
+        // reachable positions.
+        (ScrambleSource::Alg(_) | ScrambleSource::Random, _) => Verdict::Reachable,
+    };
+    match verdict {
+        Verdict::Reachable => ("reachable", None),
+        Verdict::Unreachable(r) => ("unreachable", Some(r.to_string())),
+        Verdict::Unknown(_) => ("unknown", None),
+    }
+}
+
+fn summarize_scramble(p: &Puzzle, g: Option<&Group>, s: &Scramble) -> ScrambleSummary {
     let (kind, alg_moves, ignores) = match &s.source {
         ScrambleSource::Position(t) => ("position", None, t.has_ignores()),
         ScrambleSource::Alg(seq) => ("alg", Some(seq.len()), false),
@@ -186,7 +257,10 @@ fn summarize_scramble(p: &Puzzle, s: &Scramble) -> ScrambleSummary {
             max: l.max,
         })
         .collect();
+    let (status, reason) = scramble_status(g, s);
     ScrambleSummary {
+        status,
+        reason,
         name: s.name.clone(),
         line: s.line,
         kind,
@@ -201,7 +275,19 @@ fn summarize_scramble(p: &Puzzle, s: &Scramble) -> ScrambleSummary {
 
 /// Thousands separators, for the big state counts.
 fn grouped(n: u128) -> String {
-    let digits = n.to_string();
+    group_digits(&n.to_string())
+}
+
+/// A JSON count (number or decimal string) with thousands separators.
+fn json_digits(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Number(n) => grouped(n.as_u64().unwrap_or(0) as u128),
+        v => group_digits(v.as_str().unwrap_or("")),
+    }
+}
+
+/// Thousands separators in a string of decimal digits.
+fn group_digits(digits: &str) -> String {
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -239,6 +325,31 @@ fn print_summary(s: &Summary) {
                 ""
             },
         );
+    }
+    match (&s.reachable_states, s.reachable_exact) {
+        (Some(n), Some(exact)) => {
+            let n = json_digits(n);
+            if exact {
+                println!("Reachable positions: {n}");
+            } else {
+                println!("Reachable positions: at most {n} (upper bound)");
+            }
+        }
+        _ => println!("Reachable positions: not computed"),
+    }
+    if let Some(o) = &s.orbits {
+        let arr = json_digits(&o.arrangements);
+        match (&o.classes, &s.reachable_states) {
+            (Some(c), Some(r)) => println!(
+                "Arrangements: {arr}, in {} classes of {} positions",
+                json_digits(c),
+                json_digits(r)
+            ),
+            _ => println!(
+                "Arrangements: {arr} (classes not counted: with interchangeable pieces or \
+                 blocks they differ in size)"
+            ),
+        }
     }
     println!(
         "moves: {} base, {} with powers",
@@ -301,8 +412,12 @@ fn print_summary(s: &Summary) {
                     .collect();
                 format!(", limits {}", l.join(", "))
             };
+            let status = match &x.reason {
+                Some(r) => format!("; cannot be solved: {r}"),
+                None => String::new(),
+            };
             println!(
-                "  {} (line {}): {what}; {}, max depth {}, slack {}{limits}",
+                "  {} (line {}): {what}; {}, max depth {}, slack {}{limits}{status}",
                 x.name, x.line, x.metric, x.max_depth, x.slack
             );
         }
@@ -316,17 +431,28 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         eprintln!("warning: {w}");
     }
     let mut summary = summarize_puzzle(&puzzle, args.def.display().to_string(), warnings.len());
+    let group = match summarize_group(&puzzle, args.orbits, &mut summary) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            eprintln!("warning: reachable positions not computed: {e}");
+            None
+        }
+    };
     if let Some(path) = &args.scrambles {
         let scrambles = load_scrambles(path, &puzzle)?;
         summary.scramble_file = Some(path.display().to_string());
         summary.scrambles = scrambles
             .iter()
-            .map(|s| summarize_scramble(&puzzle, s))
+            .map(|s| summarize_scramble(&puzzle, group.as_ref(), s))
             .collect();
     }
     print_summary(&summary);
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);
+    }
+    // An unsolvable scramble is the same outcome as for `solve`: exit 1.
+    if summary.scrambles.iter().any(|s| s.status == "unreachable") {
+        return Ok(EXIT_NO_SOLUTION);
     }
     Ok(EXIT_OK)
 }

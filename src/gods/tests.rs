@@ -5,6 +5,7 @@
 use super::*;
 use crate::progress::Silent;
 use crate::puzzle::{Block, IgnoreMask, SetDef, SetState};
+use std::collections::HashMap;
 
 /// Three corners of a cube in a row that two 3-cycles twist, plus two edges that one
 /// of them swaps: small, with orientation, a sum rule and a parity link.
@@ -51,9 +52,9 @@ fn run(p: &Puzzle, metric: Metric, method: Method) -> GodTable {
 
 /// Distances to solve by brute force: every state reachable forwards with `Puzzle`'s
 /// own operations, then Dijkstra backwards from solved over the explicit graph.
-fn brute(p: &Puzzle, metric: Metric) -> std::collections::HashMap<State, u32> {
+fn brute(p: &Puzzle, metric: Metric) -> HashMap<State, u32> {
     use std::cmp::Reverse;
-    use std::collections::{BinaryHeap, HashMap};
+    use std::collections::BinaryHeap;
     let mut all = vec![p.solved.clone()];
     let mut index: HashMap<State, usize> = HashMap::from([(p.solved.clone(), 0)]);
     let mut into: Vec<Vec<(usize, u32)>> = vec![Vec::new()];
@@ -94,7 +95,7 @@ fn brute(p: &Puzzle, metric: Metric) -> std::collections::HashMap<State, u32> {
         .collect()
 }
 
-fn histogram(dist: &std::collections::HashMap<State, u32>) -> Vec<u64> {
+fn histogram(dist: &HashMap<State, u32>) -> Vec<u64> {
     let max = dist.values().copied().max().unwrap_or(0) as usize;
     let mut out = vec![0u64; max + 1];
     for &d in dist.values() {
@@ -103,8 +104,7 @@ fn histogram(dist: &std::collections::HashMap<State, u32>) -> Vec<u64> {
     out
 }
 
-fn check_antipodes(p: &Puzzle, t: &GodTable, metric: Metric) {
-    let dist = brute(p, metric);
+fn check_antipodes(p: &Puzzle, t: &GodTable, metric: Metric, dist: &HashMap<State, u32>) {
     let depth = t.max_depth() as u32;
     assert!(!t.antipodes.is_empty());
     for a in &t.antipodes {
@@ -128,12 +128,13 @@ fn check_antipodes(p: &Puzzle, t: &GodTable, metric: Metric) {
 fn both_searches_match_brute_force_in_both_metrics() {
     let p = toy(false);
     for metric in [Metric::Htm, Metric::Qtm] {
-        let want = histogram(&brute(&p, metric));
+        let dist = brute(&p, metric);
+        let want = histogram(&dist);
         for method in [Method::Indexed, Method::Hashed] {
             let t = run(&p, metric, method);
             assert_eq!(t.counts, want, "{metric:?} {method:?}");
             assert_eq!(t.method, method);
-            check_antipodes(&p, &t, metric);
+            check_antipodes(&p, &t, metric, &dist);
         }
     }
 }
@@ -141,11 +142,12 @@ fn both_searches_match_brute_force_in_both_metrics() {
 #[test]
 fn directed_moves_count_distance_to_solve() {
     let p = toy(true);
-    let want = histogram(&brute(&p, Metric::Htm));
+    let dist = brute(&p, Metric::Htm);
+    let want = histogram(&dist);
     for method in [Method::Indexed, Method::Hashed] {
         let t = run(&p, Metric::Htm, method);
         assert_eq!(t.counts, want, "{method:?}");
-        check_antipodes(&p, &t, Metric::Htm);
+        check_antipodes(&p, &t, Metric::Htm, &dist);
     }
 }
 
@@ -157,11 +159,12 @@ fn blocks_limit_the_reachable_positions() {
     p.blocks.push(Block {
         pieces: vec![(0, 0), (1, 2)],
     });
-    let want = histogram(&brute(&p, Metric::Htm));
+    let dist = brute(&p, Metric::Htm);
+    let want = histogram(&dist);
     let t = run(&p, Metric::Htm, Method::Auto);
     assert_eq!(t.method, Method::Hashed);
     assert_eq!(t.counts, want);
-    check_antipodes(&p, &t, Metric::Htm);
+    check_antipodes(&p, &t, Metric::Htm, &dist);
 }
 
 #[test]

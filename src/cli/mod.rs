@@ -1,6 +1,7 @@
 //! The command-line layer: argument parsing (clap), the ksolve+-compatible argument
 //! forms, progress drawing, printing and exit codes. This is the only code that prints.
 
+mod check;
 mod progress;
 
 use clap::{Parser, Subcommand};
@@ -26,7 +27,10 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {}
+enum Command {
+    /// Validate a definition (and a scramble file) and summarize what ksolve read.
+    Check(check::CheckArgs),
+}
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
 /// definition file.
@@ -82,7 +86,9 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
-    match cli.command {}
+    match cli.command {
+        Command::Check(args) => check::run(args),
+    }
 }
 
 #[cfg(test)]

@@ -51,8 +51,8 @@ fn cube2_qtm() {
     assert_eq!(
         t.counts,
         [
-            1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536,
-            90280, 276
+            1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280,
+            276
         ]
     );
     assert_eq!(t.total(), 3_674_160);
@@ -79,7 +79,9 @@ fn cube2_clockwise_only() {
 #[test]
 fn pyraminx_without_tips() {
     let p = pyraminx();
-    let want = [1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467, 166276, 2457, 32];
+    let want = [
+        1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467, 166276, 2457, 32,
+    ];
     let t = table(&p, Metric::Htm, Method::Auto);
     assert_eq!(t.counts, want);
     assert_eq!(t.total(), 933_120);
@@ -97,10 +99,7 @@ fn cube2_all_faces_htm() {
     let t = table(&p, Metric::Htm, Method::Auto);
     assert_eq!(
         t.counts,
-        [
-            1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176, 45391616, 15139616,
-            64736
-        ]
+        [1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176, 45391616, 15139616, 64736]
     );
     assert_eq!(t.total(), 88_179_840);
     check_antipodes(&p, &t, Metric::Htm, 5);

@@ -47,7 +47,9 @@ pub enum DatabaseError {
     File(#[from] TableFileError),
     #[error("distance table {0} does not match this puzzle's layout ({1}); rebuild it with `ksolve god DEF --save FILE`")]
     Layout(String, &'static str),
-    #[error("the table was computed without exact distances; compute it with keep_distances (--save)")]
+    #[error(
+        "the table was computed without exact distances; compute it with keep_distances (--save)"
+    )]
     NoDistances,
     #[error("distance table {path} was built for {built}, but the scramble asks for {wanted}")]
     Metric {
@@ -104,7 +106,11 @@ fn index_fingerprint(ix: &Indexer) -> u64 {
 }
 
 fn key_fingerprint(p: &Packer) -> u64 {
-    content_hash(&[p.key_bits() as u64, p.npos() as u64].map(u64::to_le_bytes).concat())
+    content_hash(
+        &[p.key_bits() as u64, p.npos() as u64]
+            .map(u64::to_le_bytes)
+            .concat(),
+    )
 }
 
 fn metric_code(m: Metric) -> u8 {

@@ -204,9 +204,10 @@ impl Packer {
     /// range), so that packing it is faithful.
     pub(crate) fn fits(&self, s: &State) -> bool {
         s.sets.len() == self.template.sets.len()
-            && s.sets.iter().zip(&self.template.sets).all(|(a, b)| {
-                a.perm.len() == b.perm.len() && a.ori.len() == b.ori.len()
-            })
+            && s.sets
+                .iter()
+                .zip(&self.template.sets)
+                .all(|(a, b)| a.perm.len() == b.perm.len() && a.ori.len() == b.ori.len())
             && self.place.iter().enumerate().all(|(p, &(si, i))| {
                 (s.sets[si].perm[i] as u32) < (1u32 << self.label_bits[p])
                     && s.sets[si].ori[i] < self.modn[p]

@@ -32,6 +32,9 @@ enum Kind {
         coord: PermCoord,
         ride: u8,
         sorted: Vec<u16>,
+        /// All labels differ (and there are at most 20): ranks are Lehmer codes computed
+        /// in 64-bit arithmetic, the same lexicographic ranks `PermCoord` gives.
+        distinct: bool,
     },
     /// The orientations on an orbit; with the sum rule the last digit is implied and
     /// equals `offset` minus the others (mod n).
@@ -91,11 +94,11 @@ impl Component {
         let set = &s.sets[self.set];
         let k = self.positions.len();
         match &self.kind {
-            Kind::Perm { coord, ride, .. } => {
+            Kind::Perm { ride, .. } => {
                 for (slot, &p) in sc.a[..k].iter_mut().zip(&self.positions) {
                     *slot = set.perm[p] * *ride as u16 + (set.ori[p] % *ride) as u16;
                 }
-                coord.rank(&sc.a[..k])
+                self.rank_perm(&sc.a[..k])
             }
             Kind::Ori { coord, .. } => {
                 for (slot, &p) in sc.oa[..k].iter_mut().zip(&self.positions) {
@@ -110,8 +113,8 @@ impl Component {
         let k = self.positions.len();
         let set = &mut s.sets[self.set];
         match &self.kind {
-            Kind::Perm { coord, ride, .. } => {
-                coord.unrank(r, &mut sc.a[..k]);
+            Kind::Perm { ride, .. } => {
+                self.unrank_perm(r, &mut sc.a[..k]);
                 for (&v, &p) in sc.a[..k].iter().zip(&self.positions) {
                     set.perm[p] = v / *ride as u16;
                     if *ride > 1 {
@@ -145,20 +148,75 @@ impl Component {
         }
     }
 
+    fn rank_perm(&self, a: &[u16]) -> u64 {
+        match &self.kind {
+            Kind::Perm { distinct: true, .. } => {
+                let n = a.len();
+                let mut r = 0u64;
+                for i in 0..n {
+                    let smaller = a[i + 1..].iter().filter(|&&x| x < a[i]).count() as u64;
+                    r = r * (n - i) as u64 + smaller;
+                }
+                r
+            }
+            Kind::Perm { coord, .. } => coord.rank(a),
+            Kind::Ori { .. } => 0,
+        }
+    }
+
+    fn unrank_perm(&self, mut r: u64, out: &mut [u16]) {
+        match &self.kind {
+            Kind::Perm {
+                distinct: true,
+                sorted,
+                ..
+            } => {
+                let n = out.len();
+                let mut used = 0u32;
+                for (i, slot) in out.iter_mut().enumerate() {
+                    let f = FACTORIAL[n - 1 - i];
+                    let mut d = r / f;
+                    r %= f;
+                    // The d-th smallest label not used yet.
+                    for (j, &label) in sorted.iter().enumerate() {
+                        if used >> j & 1 == 0 {
+                            if d == 0 {
+                                *slot = label;
+                                used |= 1 << j;
+                                break;
+                            }
+                            d -= 1;
+                        }
+                    }
+                }
+            }
+            Kind::Perm { coord, .. } => coord.unrank(r, out),
+            Kind::Ori { .. } => {}
+        }
+    }
+
     /// The rank after transform `t`, computed from the coordinates (no table).
     fn step(&self, r: u64, t: usize, sc: &mut Scratch) -> u64 {
         let k = self.positions.len();
+        match &self.kind {
+            Kind::Perm { .. } => self.unrank_perm(r, &mut sc.a[..k]),
+            Kind::Ori { coord, n, offset } => unrank_ori(coord, *n, *offset, r, &mut sc.oa[..k]),
+        }
+        self.step_loaded(t, sc)
+    }
+
+    /// The rank after transform `t` of the value already unranked into the scratch.
+    fn step_loaded(&self, t: usize, sc: &mut Scratch) -> u64 {
+        let k = self.positions.len();
         let src = &self.src[t];
         match &self.kind {
-            Kind::Perm { coord, .. } => {
-                coord.unrank(r, &mut sc.a[..k]);
+            Kind::Perm { .. } => {
                 for (o, &f) in sc.b[..k].iter_mut().zip(src) {
                     *o = sc.a[f as usize];
                 }
-                coord.rank(&sc.b[..k])
+                self.rank_perm(&sc.b[..k])
             }
-            Kind::Ori { coord, n, offset } => {
-                unrank_ori(coord, *n, *offset, r, &mut sc.oa[..k]);
+            Kind::Ori { coord, n, .. } => {
                 for ((o, &f), &tw) in sc.ob[..k].iter_mut().zip(src).zip(&self.twist[t]) {
                     *o = (sc.oa[f as usize] + tw) % n;
                 }
@@ -180,20 +238,34 @@ impl Component {
         let len = self.positions.len();
         let mut table = vec![0u32; self.count as usize * ntrans];
         let this = &*self;
-        table
-            .par_chunks_mut(ntrans)
-            .enumerate()
-            .for_each_init(
-                || Scratch::sized(len),
-                |sc, (r, row)| {
-                    for (t, slot) in row.iter_mut().enumerate() {
-                        *slot = this.step(r as u64, t, sc) as u32;
+        table.par_chunks_mut(ntrans).enumerate().for_each_init(
+            || Scratch::sized(len),
+            |sc, (r, row)| {
+                match &this.kind {
+                    Kind::Perm { .. } => this.unrank_perm(r as u64, &mut sc.a[..len]),
+                    Kind::Ori { coord, n, offset } => {
+                        unrank_ori(coord, *n, *offset, r as u64, &mut sc.oa[..len])
                     }
-                },
-            );
+                }
+                for (t, slot) in row.iter_mut().enumerate() {
+                    *slot = this.step_loaded(t, sc) as u32;
+                }
+            },
+        );
         self.table = Some(table);
     }
 }
+
+/// n! for n <= 20.
+const FACTORIAL: [u64; 21] = {
+    let mut f = [1u64; 21];
+    let mut i = 1;
+    while i < 21 {
+        f[i] = f[i - 1] * i as u64;
+        i += 1;
+    }
+    f
+};
 
 fn unrank_ori(coord: &OriCoord, n: u8, offset: u8, r: u64, out: &mut [u8]) {
     coord.unrank(r, out);
@@ -221,6 +293,9 @@ pub(crate) struct Indexer {
     sets: Vec<SetDef>,
     solved: State,
     max_len: usize,
+    /// The innermost component's move table transposed, `[t * count + r]`, when it has
+    /// one: the search walks one transform at a time over many inner ranks.
+    inner_t: Option<Vec<u32>>,
 }
 
 /// Positions of `set` grouped into orbits under the moves: each orbit sorted, orbits
@@ -303,6 +378,7 @@ impl Indexer {
                     log10 += (count as f64).log10();
                     let mut sorted = labels;
                     sorted.sort_unstable();
+                    let distinct = sorted.len() <= 20 && sorted.windows(2).all(|w| w[0] < w[1]);
                     comps.push(Component {
                         set: si,
                         positions: orbit.clone(),
@@ -310,6 +386,7 @@ impl Indexer {
                             coord,
                             ride,
                             sorted,
+                            distinct,
                         },
                         count,
                         src: src.clone(),
@@ -326,8 +403,8 @@ impl Indexer {
                             % n as u32
                             == 0
                     });
-                    let offset = (orbit.iter().map(|&p| solved.ori[p] as u32).sum::<u32>()
-                        % n as u32) as u8;
+                    let offset =
+                        (orbit.iter().map(|&p| solved.ori[p] as u32).sum::<u32>() % n as u32) as u8;
                     let coord = OriCoord::new(n, orbit.len(), sum_rule)
                         .map_err(|_| IndexError::TooLarge(log10 + orbit.len() as f64))?;
                     let count = coord.count();
@@ -347,7 +424,7 @@ impl Indexer {
             }
         }
         // Largest outermost; ties keep definition order so the layout is deterministic.
-        comps.sort_by(|a, b| b.count.cmp(&a.count));
+        comps.sort_by_key(|c| std::cmp::Reverse(c.count));
         let mut space: u64 = 1;
         let mut strides = vec![0u64; comps.len()];
         for (c, comp) in comps.iter().enumerate().rev() {
@@ -364,6 +441,7 @@ impl Indexer {
             sets: puzzle.sets.clone(),
             solved: puzzle.solved.clone(),
             max_len,
+            inner_t: None,
         })
     }
 
@@ -391,15 +469,55 @@ impl Indexer {
     /// Builds move tables for the components whose table fits `limit` bytes (and whose
     /// ranks fit 32 bits); returns the bytes used. The others are computed on the fly.
     pub(crate) fn build_tables(&mut self, limit: u64) -> u64 {
-        let mut used = 0;
-        for c in 0..self.comps.len() {
-            let bytes = self.table_bytes(c);
-            if self.comps[c].count <= u32::MAX as u64 && used + bytes <= limit {
+        let (chosen, used) = self.plan_tables(limit);
+        for (c, build) in chosen.into_iter().enumerate() {
+            if build {
                 self.comps[c].build_table(self.ntrans);
-                used += bytes;
+            }
+        }
+        if let Some(inner) = self.comps.last() {
+            if let Some(tab) = &inner.table {
+                let (n, nt) = (inner.count as usize, self.ntrans);
+                let mut t = vec![0u32; n * nt];
+                for r in 0..n {
+                    for u in 0..nt {
+                        t[u * n + r] = tab[r * nt + u];
+                    }
+                }
+                self.inner_t = Some(t);
             }
         }
         used
+    }
+
+    /// Which components get a move table within `limit` bytes, and the bytes used.
+    /// Innermost first: its table (kept twice, once transposed) is read for every entry,
+    /// the outer ones only when an outer rank changes.
+    pub(crate) fn plan_tables(&self, limit: u64) -> (Vec<bool>, u64) {
+        let mut used = 0;
+        let mut chosen = vec![false; self.comps.len()];
+        for c in (0..self.comps.len()).rev() {
+            let copies = if c + 1 == self.comps.len() { 2 } else { 1 };
+            let bytes = self.table_bytes(c) * copies;
+            if self.comps[c].count <= u32::MAX as u64 && used + bytes <= limit {
+                chosen[c] = true;
+                used += bytes;
+            }
+        }
+        (chosen, used)
+    }
+
+    /// The number of values of the innermost component (1 when there is none).
+    pub(crate) fn inner_count(&self) -> u64 {
+        self.comps.last().map_or(1, |c| c.count)
+    }
+
+    /// The innermost component's ranks after transform `t`, indexed by its rank, when
+    /// its table was built.
+    #[inline]
+    pub(crate) fn inner_column(&self, t: usize) -> Option<&[u32]> {
+        let n = self.inner_count() as usize;
+        self.inner_t.as_ref().map(|v| &v[t * n..(t + 1) * n])
     }
 
     /// Scratch buffers big enough for any component.
@@ -531,7 +649,11 @@ impl<'a> Cursor<'a> {
             let comp = &ix.comps[c];
             let stride = ix.strides[c];
             for t in 0..nt {
-                let prev = if c == 0 { 0 } else { self.sums[(c - 1) * nt + t] };
+                let prev = if c == 0 {
+                    0
+                } else {
+                    self.sums[(c - 1) * nt + t]
+                };
                 let r = comp.next(self.ranks[c], t, nt, &mut self.sc);
                 self.sums[c * nt + t] = prev + r * stride;
             }
@@ -540,8 +662,66 @@ impl<'a> Cursor<'a> {
         self.fresh = false;
     }
 
-    /// The index reached from the cursor's index by transform `t`.
+    /// The contribution of every component but the innermost to the index reached by
+    /// transform `t` (0 when there is at most one component).
     #[inline]
+    pub(crate) fn outer(&self, t: usize) -> u64 {
+        let k = self.ix.comps.len();
+        if k >= 2 {
+            self.sums[(k - 2) * self.ix.ntrans + t]
+        } else {
+            0
+        }
+    }
+
+    /// The indices reached from the cursor's index by the transforms `cols`, written
+    /// into `out` (same length). The per-entry work is one load and one add each.
+    #[inline]
+    pub(crate) fn fill(&mut self, cols: &[usize], out: &mut [u64]) {
+        let ix = self.ix;
+        let k = ix.comps.len();
+        if k == 0 {
+            out.iter_mut().for_each(|o| *o = 0);
+            return;
+        }
+        let nt = ix.ntrans;
+        let inner = &ix.comps[k - 1];
+        let r = self.ranks[k - 1];
+        let row: &[u32] = match &inner.table {
+            Some(tab) => &tab[r as usize * nt..(r as usize + 1) * nt],
+            None => {
+                if self.inner_rank != r {
+                    for u in 0..nt {
+                        self.inner[u] = inner.step(r, u, &mut self.sc);
+                    }
+                    self.inner_rank = r;
+                }
+                for (o, &c) in out.iter_mut().zip(cols) {
+                    *o = self.inner[c];
+                }
+                if k >= 2 {
+                    let base = &self.sums[(k - 2) * nt..(k - 1) * nt];
+                    for (o, &c) in out.iter_mut().zip(cols) {
+                        *o += base[c];
+                    }
+                }
+                return;
+            }
+        };
+        if k >= 2 {
+            let base = &self.sums[(k - 2) * nt..(k - 1) * nt];
+            for (o, &c) in out.iter_mut().zip(cols) {
+                *o = base[c] + row[c] as u64;
+            }
+        } else {
+            for (o, &c) in out.iter_mut().zip(cols) {
+                *o = row[c] as u64;
+            }
+        }
+    }
+
+    /// The index reached from the cursor's index by transform `t`.
+    #[cfg(test)]
     pub(crate) fn neighbour(&mut self, t: usize) -> u64 {
         let ix = self.ix;
         let k = ix.comps.len();
@@ -549,7 +729,11 @@ impl<'a> Cursor<'a> {
             return 0;
         }
         let nt = ix.ntrans;
-        let base = if k >= 2 { self.sums[(k - 2) * nt + t] } else { 0 };
+        let base = if k >= 2 {
+            self.sums[(k - 2) * nt + t]
+        } else {
+            0
+        };
         let inner = &ix.comps[k - 1];
         let r = self.ranks[k - 1];
         match &inner.table {
@@ -667,5 +851,35 @@ mod tests {
             }
         }
         assert!(ix.describes(&p.solved, &mut sc));
+    }
+
+    #[test]
+    fn lehmer_ranks_are_the_coordinate_ranks() {
+        let labels = [2u16, 5, 7, 9, 11];
+        let coord = PermCoord::new(&labels).unwrap();
+        let mut sorted = labels.to_vec();
+        sorted.sort_unstable();
+        let c = Component {
+            set: 0,
+            positions: (0..5).collect(),
+            kind: Kind::Perm {
+                coord: coord.clone(),
+                ride: 1,
+                sorted,
+                distinct: true,
+            },
+            count: coord.count(),
+            src: vec![],
+            twist: vec![],
+            table: None,
+        };
+        let mut out = [0u16; 5];
+        let mut back = [0u16; 5];
+        for r in 0..coord.count() {
+            coord.unrank(r, &mut out);
+            assert_eq!(c.rank_perm(&out), r);
+            c.unrank_perm(r, &mut back);
+            assert_eq!(back, out);
+        }
     }
 }

@@ -56,6 +56,31 @@ pub struct GodOptions {
     /// Keep exact distances so that the table can be saved ([`database::write`]).
     pub keep_distances: bool,
     pub method: Method,
+    /// Internal choices, fixed by tests and benchmarks to exercise every code path.
+    #[doc(hidden)]
+    pub tuning: Tuning,
+}
+
+/// Overrides of the indexed search's own choices; the defaults let it choose.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Force every step backward (`Some(true)`) or forward (`Some(false)`).
+    pub pull: Option<bool>,
+    /// Build move tables (else every component is computed on the fly).
+    pub move_tables: bool,
+    /// Let forward steps start from kept layer lists instead of scanning the table.
+    pub layer_lists: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            pull: None,
+            move_tables: true,
+            layer_lists: true,
+        }
+    }
 }
 
 impl Default for GodOptions {
@@ -66,6 +91,7 @@ impl Default for GodOptions {
             memory: memory::default_budget(),
             keep_distances: false,
             method: Method::Auto,
+            tuning: Tuning::default(),
         }
     }
 }
@@ -130,9 +156,17 @@ pub enum GodError {
         memory::human(*need),
         memory::human(*budget)
     )]
-    OverBudget { what: String, need: u64, budget: u64 },
+    OverBudget {
+        what: String,
+        need: u64,
+        budget: u64,
+    },
     #[error("{what}: that needs {} but this machine has {}", memory::human(*need), memory::human(*machine))]
-    OverMachine { what: String, need: u64, machine: u64 },
+    OverMachine {
+        what: String,
+        need: u64,
+        machine: u64,
+    },
     #[error("positions lie deeper than {0} moves, past what the distance table can record")]
     TooDeep(u32),
 }
@@ -165,7 +199,8 @@ impl MoveInfo {
                 }
             })
             .collect();
-        let mut transforms: Vec<Transform> = puzzle.moves.iter().map(|m| m.effect.clone()).collect();
+        let mut transforms: Vec<Transform> =
+            puzzle.moves.iter().map(|m| m.effect.clone()).collect();
         let mut base_of: Vec<usize> = puzzle.moves.iter().map(|m| m.base).collect();
         let power_col = |m: usize, power: u32| -> usize {
             let mv = &puzzle.moves[m];
@@ -295,7 +330,9 @@ pub fn compute(
                     need,
                     opts.memory,
                 ) {
-                    Ok(()) => indexed_table(puzzle, opts, &info, ix, bits, exact, progress, on_layer)?,
+                    Ok(()) => {
+                        indexed_table(puzzle, opts, &info, ix, bits, exact, progress, on_layer)?
+                    }
                     Err(e) if opts.method == Method::Indexed => return Err(e),
                     Err(e) => {
                         progress.warn(&format!(
@@ -321,14 +358,7 @@ fn move_table_limit(budget: u64) -> u64 {
 }
 
 fn indexed_need(ix: &Indexer, bits: u32, exact: bool, budget: u64) -> u64 {
-    let limit = move_table_limit(budget);
-    let mut moves = 0;
-    for c in 0..ix.components().len() {
-        let b = ix.table_bytes(c);
-        if ix.components()[c].count() <= u32::MAX as u64 && moves + b <= limit {
-            moves += b;
-        }
-    }
+    let (_, moves) = ix.plan_tables(move_table_limit(budget));
     let copy = if exact { ix.space() } else { 0 };
     table::PackedTable::bytes_for(ix.space(), bits) + moves + copy
 }
@@ -345,7 +375,12 @@ fn indexed_table(
     on_layer: &Layers,
 ) -> Result<GodTable, GodError> {
     progress.start("move tables", None);
-    let move_bytes = ix.build_tables(move_table_limit(opts.memory));
+    let limit = if opts.tuning.move_tables {
+        move_table_limit(opts.memory)
+    } else {
+        0
+    };
+    let move_bytes = ix.build_tables(limit);
     progress.finish();
     let classes = info.classes();
     let plan = indexed::Plan {
@@ -360,6 +395,7 @@ fn indexed_table(
             .collect(),
         exact,
         bits,
+        tuning: opts.tuning,
     };
     let mut sc = ix.scratch();
     let start = ix.index_of(&puzzle.solved, &mut sc);
@@ -373,7 +409,9 @@ fn indexed_table(
         start,
     };
     let depth = (run.counts.len() - 1) as u32;
-    let want = opts.antipodes.min(*run.counts.last().unwrap_or(&0) as usize);
+    let want = opts
+        .antipodes
+        .min(*run.counts.last().unwrap_or(&0) as usize);
     let picked: Vec<u64> = match &run.last {
         Some(list) => {
             let mut states: Vec<(Vec<u16>, u64)> = list

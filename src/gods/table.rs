@@ -13,6 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(crate) struct PackedTable {
     words: Vec<AtomicU64>,
     bits: u32,
+    /// log2 of the entries per word, so that locating an entry is a shift, not a
+    /// division (this is the innermost operation of the search).
+    per_log: u32,
     len: u64,
 }
 
@@ -32,14 +35,9 @@ impl PackedTable {
         PackedTable {
             words: (0..words).map(|_| AtomicU64::new(u64::MAX)).collect(),
             bits,
+            per_log: (64 / bits).trailing_zeros(),
             len,
         }
-    }
-
-    /// Entry width in bits.
-    #[inline]
-    pub(crate) fn bits(&self) -> u32 {
-        self.bits
     }
 
     /// The "unseen" value, which is also the modulus distances are kept in.
@@ -51,7 +49,14 @@ impl PackedTable {
     /// Entries per word.
     #[inline]
     pub(crate) fn per_word(&self) -> u64 {
-        64 / self.bits as u64
+        1 << self.per_log
+    }
+
+    /// The word holding entry `i` and the entry's bit offset in it.
+    #[inline]
+    fn locate(&self, i: u64) -> (usize, u32) {
+        let slot = (i & ((1 << self.per_log) - 1)) as u32;
+        ((i >> self.per_log) as usize, slot * self.bits)
     }
 
     /// Number of words.
@@ -68,17 +73,16 @@ impl PackedTable {
     /// The entry at `i`.
     #[inline]
     pub(crate) fn get(&self, i: u64) -> u8 {
-        let per = self.per_word();
-        let w = self.words[(i / per) as usize].load(Ordering::Relaxed);
-        ((w >> ((i % per) as u32 * self.bits)) & self.unseen() as u64) as u8
+        let (w, shift) = self.locate(i);
+        let w = self.words[w].load(Ordering::Relaxed);
+        ((w >> shift) & self.unseen() as u64) as u8
     }
 
     /// Sets entry `i` to `v` if it is unseen; true when this call made the change.
     #[inline]
     pub(crate) fn try_set(&self, i: u64, v: u8) -> bool {
-        let per = self.per_word();
-        let word = &self.words[(i / per) as usize];
-        let shift = (i % per) as u32 * self.bits;
+        let (w, shift) = self.locate(i);
+        let word = &self.words[w];
         let full = self.unseen() as u64;
         // A plain load first: most attempts hit positions that are already seen, and a
         // load costs far less than a locked read-modify-write.
@@ -119,9 +123,62 @@ impl PackedTable {
         m
     }
 
+    /// The words, for the specialised accessors below.
+    #[inline]
+    pub(crate) fn words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+
     /// Copies the entries out as bytes (one per entry), for saving.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         (0..self.len).map(|i| self.get(i)).collect()
+    }
+}
+
+/// Accessors specialised to an entry width known at compile time: the search's
+/// innermost loop uses these so that every shift and mask is a constant.
+pub(crate) mod fixed {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// log2 of the entries per word.
+    #[inline]
+    pub(crate) const fn per_log<const B: u32>() -> u32 {
+        (64 / B).trailing_zeros()
+    }
+
+    /// The unseen value (all ones).
+    #[inline]
+    pub(crate) const fn unseen<const B: u32>() -> u64 {
+        (1 << B) - 1
+    }
+
+    /// The word holding entry `i`.
+    #[inline]
+    pub(crate) fn word_of<const B: u32>(i: u64) -> usize {
+        (i >> per_log::<B>()) as usize
+    }
+
+    /// The bit offset of entry `i` in its word.
+    #[inline]
+    pub(crate) fn shift_of<const B: u32>(i: u64) -> u32 {
+        (i as u32 & ((1 << per_log::<B>()) - 1)) * B
+    }
+
+    /// Entry `i` read out of `word` (the word holding it).
+    #[inline]
+    pub(crate) fn entry<const B: u32>(word: u64, i: u64) -> u64 {
+        (word >> shift_of::<B>(i)) & unseen::<B>()
+    }
+
+    /// Sets entry `i` to `v` if it is unseen; true when this call made the change. The
+    /// caller has already seen the entry unseen in a plain load, so this goes straight
+    /// to the locked operation.
+    #[inline]
+    pub(crate) fn try_set<const B: u32>(words: &[AtomicU64], i: u64, v: u64) -> bool {
+        let word = &words[word_of::<B>(i)];
+        let shift = shift_of::<B>(i);
+        let prev = word.fetch_and(!((unseen::<B>() ^ v) << shift), Ordering::Relaxed);
+        (prev >> shift) & unseen::<B>() == unseen::<B>()
     }
 }
 

@@ -28,8 +28,18 @@ fn toy(directed: bool) -> Puzzle {
             SetState { perm: ep, ori: eo },
         ],
     };
-    let a = mv(vec![1, 2, 0, 3], vec![1, 1, 1, 0], vec![1, 0, 2], vec![1, 0, 0]);
-    let b = mv(vec![0, 2, 3, 1], vec![0, 2, 0, 1], vec![0, 2, 1], vec![0, 1, 1]);
+    let a = mv(
+        vec![1, 2, 0, 3],
+        vec![1, 1, 1, 0],
+        vec![1, 0, 2],
+        vec![1, 0, 0],
+    );
+    let b = mv(
+        vec![0, 2, 3, 1],
+        vec![0, 2, 0, 1],
+        vec![0, 2, 1],
+        vec![0, 1, 1],
+    );
     Puzzle::new(
         Some("toy".into()),
         sets.clone(),
@@ -120,7 +130,11 @@ fn check_antipodes(p: &Puzzle, t: &GodTable, metric: Metric, dist: &HashMap<Stat
         .map(|(s, _)| ksolve_order(p, s))
         .collect();
     deepest.sort();
-    let got: Vec<Vec<u16>> = t.antipodes.iter().map(|a| ksolve_order(p, &a.state)).collect();
+    let got: Vec<Vec<u16>> = t
+        .antipodes
+        .iter()
+        .map(|a| ksolve_order(p, &a.state))
+        .collect();
     assert_eq!(got, deepest[..got.len()]);
 }
 
@@ -135,6 +149,40 @@ fn both_searches_match_brute_force_in_both_metrics() {
             assert_eq!(t.counts, want, "{metric:?} {method:?}");
             assert_eq!(t.method, method);
             check_antipodes(&p, &t, metric, &dist);
+        }
+    }
+}
+
+#[test]
+fn every_indexed_code_path_agrees() {
+    // Forced push or pull, with or without move tables (entry by entry or by blocks),
+    // with or without layer lists, in both metrics and with directed moves.
+    for (p, metric) in [
+        (toy(false), Metric::Htm),
+        (toy(false), Metric::Qtm),
+        (toy(true), Metric::Htm),
+    ] {
+        let want = histogram(&brute(&p, metric));
+        for pull in [None, Some(true), Some(false)] {
+            for move_tables in [true, false] {
+                for layer_lists in [true, false] {
+                    let opts = GodOptions {
+                        metric,
+                        method: Method::Indexed,
+                        tuning: Tuning {
+                            pull,
+                            move_tables,
+                            layer_lists,
+                        },
+                        ..GodOptions::default()
+                    };
+                    let t = compute(&p, &opts, &Silent, &|_, _| {}).unwrap();
+                    assert_eq!(
+                        t.counts, want,
+                        "{metric:?} {pull:?} {move_tables} {layer_lists}"
+                    );
+                }
+            }
         }
     }
 }

@@ -113,7 +113,10 @@ pub fn pyraminx() -> Puzzle {
             img.sort();
             let dst = edges.iter().position(|x| *x == img).unwrap();
             let slot0 = others(e)[0];
-            let t = others(&img).iter().position(|&f| f == sigma(slot0)).unwrap();
+            let t = others(&img)
+                .iter()
+                .position(|&f| f == sigma(slot0))
+                .unwrap();
             ep[dst] = src as u16;
             eo[dst] = t as u8;
         }

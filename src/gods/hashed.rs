@@ -47,6 +47,19 @@ pub(crate) type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
 /// spare capacity) and its place in a layer vector.
 pub(crate) const BYTES_PER_POSITION: u64 = 48;
 
+/// One field a transform moves: where its label and orientation come from and go.
+#[derive(Clone, Copy, Debug)]
+struct Field {
+    dst_label: u32,
+    src_label: u32,
+    label_mask: u128,
+    dst_ori: u32,
+    src_ori: u32,
+    ori_mask: u128,
+    twist: u8,
+    n: u8,
+}
+
 /// Flattens positions into packed keys and applies moves to the flat form.
 pub(crate) struct Packer {
     npos: usize,
@@ -57,11 +70,16 @@ pub(crate) struct Packer {
     label_bits: Vec<u32>,
     ori_shift: Vec<u32>,
     ori_bits: Vec<u32>,
-    /// Per transform: flat source position and twist for each flat position.
-    src: Vec<Vec<u16>>,
-    twist: Vec<Vec<u8>>,
-    /// Per transform: touched flat positions (for blocks), by base move.
+    /// Per transform, the same on packed keys: the bits it leaves in place, and the
+    /// fields it moves or twists.
+    keep: Vec<u128>,
+    moved: Vec<Vec<Field>>,
+    /// Flat positions of sets holding bandaged pieces (the only ones `block_masks` reads).
+    block_places: Vec<usize>,
+    /// Distinct touched masks (flat positions a base move touches, for blocks), and per
+    /// transform the index of its mask.
     touched: Vec<u128>,
+    touched_of: Vec<usize>,
     /// `label_blocks[flat set offset + label]`: the blocks a piece belongs to.
     label_blocks: Vec<Vec<usize>>,
     label_base: Vec<usize>,
@@ -141,7 +159,7 @@ impl Packer {
             src.push(s);
             twist.push(w);
         }
-        let touched = touched_of
+        let masks_of: Vec<u128> = touched_of
             .iter()
             .map(|&b| {
                 let mut mask = 0u128;
@@ -155,6 +173,23 @@ impl Packer {
                 mask
             })
             .collect();
+        let mut touched: Vec<u128> = Vec::new();
+        let touched_of: Vec<usize> = masks_of
+            .iter()
+            .map(|m| match touched.iter().position(|t| t == m) {
+                Some(i) => i,
+                None => {
+                    touched.push(*m);
+                    touched.len() - 1
+                }
+            })
+            .collect();
+        if !puzzle.blocks.is_empty() && touched.len() > 64 {
+            return Err(GodError::TooLarge(format!(
+                "{} differently bandaged moves; the search handles 64",
+                touched.len()
+            )));
+        }
         let mut label_blocks = vec![Vec::new(); nlabels];
         for (b, block) in puzzle.blocks.iter().enumerate() {
             for &(set, label) in &block.pieces {
@@ -166,6 +201,44 @@ impl Packer {
                 }
             }
         }
+        let field = |p: usize| -> u128 {
+            ((1u128 << label_bits[p]) - 1) << label_shift[p]
+                | ((1u128 << ori_bits[p]) - 1) << ori_shift[p]
+        };
+        let mut keep = Vec::with_capacity(transforms.len());
+        let mut moved = Vec::with_capacity(transforms.len());
+        for (s, w) in src.iter().zip(&twist) {
+            let mut k = 0u128;
+            let mut m = Vec::new();
+            for p in 0..npos {
+                let f = s[p] as usize;
+                if f == p && w[p] == 0 {
+                    k |= field(p);
+                } else {
+                    m.push(Field {
+                        dst_label: label_shift[p],
+                        src_label: label_shift[f],
+                        label_mask: (1u128 << label_bits[p]) - 1,
+                        dst_ori: ori_shift[p],
+                        src_ori: ori_shift[f],
+                        ori_mask: (1u128 << ori_bits[p]) - 1,
+                        twist: w[p],
+                        n: modn[p],
+                    });
+                }
+            }
+            keep.push(k);
+            moved.push(m);
+        }
+        let block_places = (0..npos)
+            .filter(|&p| {
+                let si = place[p].0;
+                let end = label_base.get(si + 1).copied().unwrap_or(nlabels);
+                label_blocks[label_base[si]..end]
+                    .iter()
+                    .any(|b| !b.is_empty())
+            })
+            .collect();
         Ok(Packer {
             npos,
             place,
@@ -174,9 +247,11 @@ impl Packer {
             label_bits,
             ori_shift,
             ori_bits,
-            src,
-            twist,
+            keep,
+            moved,
+            block_places,
             touched,
+            touched_of,
             label_blocks,
             label_base,
             nblocks: puzzle.blocks.len(),
@@ -255,38 +330,67 @@ impl Packer {
         self.pack(&labels, &oris)
     }
 
-    /// Applies transform `t` to flat `(labels, oris)` into the outputs.
+    /// Applies transform `t` straight to a packed key: the fields it leaves alone are
+    /// copied with one mask, and only the moved or twisted ones are rebuilt.
     #[inline]
-    pub(crate) fn apply(&self, t: usize, l: &[u16], o: &[u8], lo: &mut [u16], oo: &mut [u8]) {
-        let (src, tw) = (&self.src[t], &self.twist[t]);
-        for p in 0..self.npos {
-            let f = src[p] as usize;
-            lo[p] = l[f];
-            oo[p] = (o[f] + tw[p]) % self.modn[p];
+    pub(crate) fn step(&self, t: usize, y: u128) -> u128 {
+        let mut x = y & self.keep[t];
+        for f in &self.moved[t] {
+            x |= ((y >> f.src_label) & f.label_mask) << f.dst_label;
+            let mut o = ((y >> f.src_ori) & f.ori_mask) as u8 + f.twist;
+            if o >= f.n {
+                o -= f.n;
+            }
+            x |= (o as u128) << f.dst_ori;
         }
+        x
     }
 
-    /// Whether the move behind transform `t` may be made from the flat position
-    /// `labels` without splitting a block.
+    /// The flat positions each block's pieces occupy in the position with key `y`.
     #[inline]
-    pub(crate) fn legal(&self, t: usize, labels: &[u16], masks: &mut [u128]) -> bool {
-        if self.nblocks == 0 {
-            return true;
-        }
+    pub(crate) fn block_masks_of_key(&self, y: u128, masks: &mut [u128]) {
         masks.iter_mut().for_each(|m| *m = 0);
-        for (p, &(si, _)) in self.place.iter().enumerate() {
-            let slot = self.label_base[si] + labels[p] as usize;
+        for &p in &self.block_places {
+            let label = ((y >> self.label_shift[p]) & ((1u128 << self.label_bits[p]) - 1)) as usize;
+            let slot = self.label_base[self.place[p].0] + label;
             if let Some(blocks) = self.label_blocks.get(slot) {
                 for &b in blocks {
                     masks[b] |= 1u128 << p;
                 }
             }
         }
-        let touched = self.touched[t];
-        masks.iter().all(|&m| {
-            let t = m & touched;
-            t == 0 || t == m
-        })
+    }
+
+    /// Which base moves move every block of a position with these block masks wholly or
+    /// not at all.
+    ///
+    /// A move permutes the positions it touches among themselves and fixes the rest, so
+    /// a block is whole-or-untouched before the move exactly when it is after it: the
+    /// check gives the same answer on either side of the move, and the search makes it
+    /// once per known position instead of once per predecessor.
+    /// Returned as a bit set over the distinct touched masks; test transform `t` with
+    /// [`Packer::allows`].
+    #[inline]
+    pub(crate) fn legal_moves(&self, masks: &[u128]) -> u64 {
+        if self.nblocks == 0 {
+            return u64::MAX;
+        }
+        let mut ok = 0u64;
+        for (k, &touched) in self.touched.iter().enumerate() {
+            if masks.iter().all(|&m| {
+                let t = m & touched;
+                t == 0 || t == m
+            }) {
+                ok |= 1 << k;
+            }
+        }
+        ok
+    }
+
+    /// Whether transform `t` is legal in a position whose [`Packer::legal_moves`] is `ok`.
+    #[inline]
+    pub(crate) fn allows(&self, ok: u64, t: usize) -> bool {
+        self.nblocks == 0 || ok >> self.touched_of[t] & 1 == 1
     }
 
     /// Number of blocks (the length of the mask scratch `legal` needs).
@@ -315,21 +419,32 @@ impl HashedRun {
     }
 }
 
-/// Runs the search. `push_cols[c - 1]` lists the inverse transforms of the moves of cost
-/// `c`, and `legal_col[t]` the forward transform whose legality judges inverse `t`.
+/// Runs the search. `push_cols[c - 1]` lists, for the moves of cost `c`, the inverse
+/// transform and the forward move (whose touched mask judges `Block` legality).
+///
+/// When every move's inverse is also a move (`undirected`), a predecessor of layer
+/// `d + 1 - c` lies within `c` of it, so new candidates only need checking against the
+/// last `2 * max cost` layers: they are sorted, deduplicated and merged against those,
+/// and no set of all positions is kept. Directed moves can lead back to any depth, so
+/// there every position seen is kept in a hash set.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     packer: &Packer,
     start: u128,
     push_cols: &[Vec<(usize, usize)>],
+    undirected: bool,
     budget: u64,
     max_depth: u32,
     progress: &dyn Progress,
     on_layer: &Layers,
 ) -> Result<HashedRun, GodError> {
     let mut seen = KeySet::default();
-    seen.insert(start);
+    if !undirected {
+        seen.insert(start);
+    }
     let mut layers: Vec<Vec<u128>> = vec![vec![start]];
+    let mut positions = 1u64;
+    let reach = 2 * push_cols.len();
     on_layer(0, 1);
     loop {
         let d = layers.len() - 1;
@@ -352,20 +467,17 @@ pub(crate) fn run(
             let part: Vec<u128> = src
                 .par_chunks(2048)
                 .flat_map_iter(|chunk| {
-                    let n = packer.npos();
-                    let (mut l, mut o) = (vec![0u16; n], vec![0u8; n]);
-                    let (mut lx, mut ox) = (vec![0u16; n], vec![0u8; n]);
                     let mut masks = vec![0u128; packer.nblocks()];
-                    let mut out = Vec::new();
+                    let mut out = Vec::with_capacity(chunk.len() * cols.len());
                     for &y in chunk {
-                        packer.unpack(y, &mut l, &mut o);
+                        packer.block_masks_of_key(y, &mut masks);
+                        let ok = packer.legal_moves(&masks);
                         for &(inv, fwd) in cols {
-                            packer.apply(inv, &l, &o, &mut lx, &mut ox);
-                            if !packer.legal(fwd, &lx, &mut masks) {
+                            if !packer.allows(ok, fwd) {
                                 continue;
                             }
-                            let x = packer.pack(&lx, &ox);
-                            if !seen_ref.contains(&x) {
+                            let x = packer.step(inv, y);
+                            if undirected || !seen_ref.contains(&x) {
                                 out.push(x);
                             }
                         }
@@ -379,10 +491,22 @@ pub(crate) fn run(
         progress.finish();
         found.par_sort_unstable();
         found.dedup();
+        if undirected {
+            // Sorted difference with each recent layer, by a linear merge.
+            for l in &layers[(d + 1).saturating_sub(reach)..] {
+                let mut j = 0;
+                found.retain(|x| {
+                    while j < l.len() && l[j] < *x {
+                        j += 1;
+                    }
+                    j == l.len() || l[j] != *x
+                });
+            }
+        }
         if found.is_empty() {
             break;
         }
-        let positions = seen.len() as u64 + found.len() as u64;
+        positions += found.len() as u64;
         let need = positions * BYTES_PER_POSITION;
         if need > budget {
             return Err(GodError::OverBudget {
@@ -394,8 +518,10 @@ pub(crate) fn run(
                 budget,
             });
         }
-        seen.reserve(found.len());
-        seen.extend(found.iter().copied());
+        if !undirected {
+            seen.reserve(found.len());
+            seen.extend(found.iter().copied());
+        }
         on_layer(d + 1, found.len() as u64);
         layers.push(found);
     }

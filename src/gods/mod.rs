@@ -478,7 +478,14 @@ fn hashed_table(
         u32::MAX
     };
     let run = hashed::run(
-        &packer, start, &classes, budget, max_depth, progress, on_layer,
+        &packer,
+        start,
+        &classes,
+        !info.directed,
+        budget,
+        max_depth,
+        progress,
+        on_layer,
     )?;
     let counts: Vec<u64> = run.layers.iter().map(|l| l.len() as u64).collect();
     let depth = (counts.len() - 1) as u32;

@@ -121,3 +121,16 @@ fn cube2_all_faces_qtm() {
     );
     assert_eq!(t.total(), 88_179_840);
 }
+
+#[test]
+fn skewb_shipped_definition() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/skewb.def");
+    let (p, _) = ksolve::def::load_puzzle(path).unwrap();
+    let t = table(&p, Metric::Htm, Method::Auto);
+    assert_eq!(
+        t.counts,
+        [1, 8, 48, 288, 1728, 10248, 59304, 315198, 1225483, 1455856, 81028, 90]
+    );
+    assert_eq!(t.total(), 3_149_280);
+    check_antipodes(&p, &t, Metric::Htm, 5);
+}

@@ -96,7 +96,7 @@ pub fn puzzle_key(puzzle: &Puzzle) -> u64 {
     content_hash(&b)
 }
 
-fn index_fingerprint(ix: &Indexer) -> u64 {
+pub(crate) fn index_fingerprint(ix: &Indexer) -> u64 {
     let mut b = Vec::new();
     for c in ix.components() {
         b.extend_from_slice(&c.count().to_le_bytes());
@@ -132,12 +132,10 @@ pub fn write(path: &Path, puzzle: &Puzzle, table: &GodTable) -> Result<(), Datab
     head[32..40].copy_from_slice(&table.total().to_le_bytes());
     let info = MoveInfo::new(puzzle, table.metric);
     let payload = match distances {
-        Distances::Indexed(bytes) => {
-            let ix = Indexer::new(puzzle, &info.transforms)
-                .map_err(|_| DatabaseError::Layout(path.display().to_string(), "index"))?;
+        Distances::Indexed(bytes, fingerprint) => {
             head[8] = STORE_INDEX;
             head[16..24].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
-            head[24..32].copy_from_slice(&index_fingerprint(&ix).to_le_bytes());
+            head[24..32].copy_from_slice(&fingerprint.to_le_bytes());
             let mut out = head;
             if depth < 15 {
                 head_bits(&mut out, 4);
@@ -227,7 +225,7 @@ impl Database {
         let info = MoveInfo::new(puzzle, metric);
         let lookup = match p[8] {
             STORE_INDEX => {
-                let ix = Indexer::new(puzzle, &info.transforms).map_err(|_| bad("index"))?;
+                let ix = Indexer::new(puzzle, &info.transforms, true).map_err(|_| bad("index"))?;
                 let bits = p[10];
                 let want = match bits {
                     4 => ix.space().div_ceil(2),

@@ -39,6 +39,10 @@ enum Kind {
     /// The orientations on an orbit; with the sum rule the last digit is implied and
     /// equals `offset` minus the others (mod n).
     Ori { coord: OriCoord, n: u8, offset: u8 },
+    /// Several small components ranked together (mixed radix, outer part first), so
+    /// that the innermost coordinate is large enough to make the blocks of the
+    /// block-by-block expansion worth their bookkeeping.
+    Product { parts: Vec<Component> },
 }
 
 /// One coordinate of the index, with the local effect of every transform on it and,
@@ -106,10 +110,29 @@ impl Component {
                 }
                 coord.rank(&sc.oa[..k])
             }
+            Kind::Product { parts } => parts
+                .iter()
+                .fold(0, |acc, c| acc * c.count + c.rank_state(s, sc)),
+        }
+    }
+
+    /// The longest scratch this component needs.
+    fn scratch_len(&self) -> usize {
+        match &self.kind {
+            Kind::Product { parts } => parts.iter().map(Component::scratch_len).max().unwrap_or(0),
+            _ => self.positions.len(),
         }
     }
 
     fn write_state(&self, r: u64, s: &mut State, sc: &mut Scratch) {
+        if let Kind::Product { parts } = &self.kind {
+            let mut r = r;
+            for c in parts.iter().rev() {
+                c.write_state(r % c.count, s, sc);
+                r /= c.count;
+            }
+            return;
+        }
         let k = self.positions.len();
         let set = &mut s.sets[self.set];
         match &self.kind {
@@ -128,6 +151,7 @@ impl Component {
                     set.ori[p] = v;
                 }
             }
+            Kind::Product { .. } => {}
         }
     }
 
@@ -145,6 +169,7 @@ impl Component {
                 sc.a[..k] == sorted[..]
             }
             Kind::Ori { n, .. } => self.positions.iter().all(|&p| set.ori[p] < *n),
+            Kind::Product { parts } => parts.iter().all(|c| c.admits(s, sc)),
         }
     }
 
@@ -160,7 +185,7 @@ impl Component {
                 r
             }
             Kind::Perm { coord, .. } => coord.rank(a),
-            Kind::Ori { .. } => 0,
+            Kind::Ori { .. } | Kind::Product { .. } => 0,
         }
     }
 
@@ -191,7 +216,7 @@ impl Component {
                 }
             }
             Kind::Perm { coord, .. } => coord.unrank(r, out),
-            Kind::Ori { .. } => {}
+            Kind::Ori { .. } | Kind::Product { .. } => {}
         }
     }
 
@@ -201,6 +226,15 @@ impl Component {
         match &self.kind {
             Kind::Perm { .. } => self.unrank_perm(r, &mut sc.a[..k]),
             Kind::Ori { coord, n, offset } => unrank_ori(coord, *n, *offset, r, &mut sc.oa[..k]),
+            Kind::Product { parts } => {
+                let (mut rem, mut mult, mut out) = (r, 1u64, 0u64);
+                for c in parts.iter().rev() {
+                    out += c.step(rem % c.count, t, sc) * mult;
+                    rem /= c.count;
+                    mult *= c.count;
+                }
+                return out;
+            }
         }
         self.step_loaded(t, sc)
     }
@@ -222,6 +256,7 @@ impl Component {
                 }
                 coord.rank(&sc.ob[..k])
             }
+            Kind::Product { .. } => 0,
         }
     }
 
@@ -235,7 +270,7 @@ impl Component {
     }
 
     fn build_table(&mut self, ntrans: usize) {
-        let len = self.positions.len();
+        let len = self.scratch_len();
         let mut table = vec![0u32; self.count as usize * ntrans];
         let this = &*self;
         table.par_chunks_mut(ntrans).enumerate().for_each_init(
@@ -246,6 +281,12 @@ impl Component {
                     Kind::Ori { coord, n, offset } => {
                         unrank_ori(coord, *n, *offset, r as u64, &mut sc.oa[..len])
                     }
+                    Kind::Product { .. } => {
+                        for (t, slot) in row.iter_mut().enumerate() {
+                            *slot = this.step(r as u64, t, sc) as u32;
+                        }
+                        return;
+                    }
                 }
                 for (t, slot) in row.iter_mut().enumerate() {
                     *slot = this.step_loaded(t, sc) as u32;
@@ -255,6 +296,9 @@ impl Component {
         self.table = Some(table);
     }
 }
+
+/// Trailing components are merged while their product stays within this many values.
+const MERGE_LIMIT: u64 = 1 << 16;
 
 /// n! for n <= 20.
 const FACTORIAL: [u64; 21] = {
@@ -335,7 +379,13 @@ impl Indexer {
     /// Lays out the components of `puzzle` under `transforms` (which must map the
     /// puzzle's orbits into themselves: its moves, their powers and inverses). Builds no
     /// move table yet.
-    pub(crate) fn new(puzzle: &Puzzle, transforms: &[Transform]) -> Result<Indexer, IndexError> {
+    /// With `merge`, the smallest components are merged into one innermost coordinate
+    /// (the layout saved tables use); without, every component stays separate.
+    pub(crate) fn new(
+        puzzle: &Puzzle,
+        transforms: &[Transform],
+        merge: bool,
+    ) -> Result<Indexer, IndexError> {
         let mut comps = Vec::new();
         let mut log10 = 0.0f64;
         let mut max_len = 0;
@@ -425,6 +475,32 @@ impl Indexer {
         }
         // Largest outermost; ties keep definition order so the layout is deterministic.
         comps.sort_by_key(|c| std::cmp::Reverse(c.count));
+        // The smallest ones are merged into one innermost coordinate of useful size.
+        while merge && comps.len() >= 2 {
+            let n = comps.len();
+            let product = comps[n - 2].count.saturating_mul(comps[n - 1].count);
+            if product > MERGE_LIMIT {
+                break;
+            }
+            let inner = comps.pop().expect("two components");
+            let outer = comps.pop().expect("two components");
+            let mut parts = Vec::new();
+            for c in [outer, inner] {
+                match c.kind {
+                    Kind::Product { parts: p } => parts.extend(p),
+                    _ => parts.push(c),
+                }
+            }
+            comps.push(Component {
+                set: 0,
+                positions: Vec::new(),
+                kind: Kind::Product { parts },
+                count: product,
+                src: Vec::new(),
+                twist: Vec::new(),
+                table: None,
+            });
+        }
         let mut space: u64 = 1;
         let mut strides = vec![0u64; comps.len()];
         for (c, comp) in comps.iter().enumerate().rev() {
@@ -821,8 +897,8 @@ mod tests {
     fn index_round_trips_and_tables_agree_with_states() {
         let p = mixed();
         let transforms: Vec<Transform> = p.moves.iter().map(|m| m.effect.clone()).collect();
-        let mut ix = Indexer::new(&p, &transforms).unwrap();
-        // A: orbit {0,1,2} perm 3! and ori with sum rule 3^2; position 3's ori is twisted
+        let mut ix = Indexer::new(&p, &transforms, false).unwrap();
+        // Unmerged: A: orbit {0,1,2} perm 3! and ori with sum rule 3^2; position 3's ori is twisted
         // alone: 3 values. B: orbit {0,1,2} untwisted with ori riding: labels
         // (0,1),(0,0),(1,0) distinct: 3!; position 3 constant.
         assert_eq!(ix.space(), 6 * 9 * 3 * 6);

@@ -71,6 +71,8 @@ pub struct Tuning {
     pub move_tables: bool,
     /// Let forward steps start from kept layer lists instead of scanning the table.
     pub layer_lists: bool,
+    /// Merge the smallest index components into one innermost coordinate.
+    pub merge_components: bool,
 }
 
 impl Default for Tuning {
@@ -79,6 +81,7 @@ impl Default for Tuning {
             pull: None,
             move_tables: true,
             layer_lists: true,
+            merge_components: true,
         }
     }
 }
@@ -140,8 +143,9 @@ impl GodTable {
 /// Exact distances kept for the database method.
 #[derive(Debug)]
 pub(crate) enum Distances {
-    /// One byte per index of the perfect index; 255 marks an unreached index.
-    Indexed(Vec<u8>),
+    /// One byte per index of the perfect index (255 marks an unreached index), and the
+    /// fingerprint of the index layout the bytes follow.
+    Indexed(Vec<u8>, u64),
     /// Every reached position's packed key, sorted, with its distance.
     Hashed(Vec<(u128, u16)>),
 }
@@ -322,7 +326,7 @@ pub fn compute(
     let mut table = if use_hash {
         hashed_table(puzzle, opts, &info, progress, on_layer)?
     } else {
-        match Indexer::new(puzzle, &info.transforms) {
+        match Indexer::new(puzzle, &info.transforms, opts.tuning.merge_components) {
             Ok(ix) => {
                 let need = indexed_need(&ix, bits, exact, opts.memory);
                 match check_memory(
@@ -445,7 +449,8 @@ fn indexed_table(
             solution: solution.into_iter().map(|m| MoveId(m as u16)).collect(),
         });
     }
-    let distances = exact.then(|| Distances::Indexed(run.table.to_bytes()));
+    let distances =
+        exact.then(|| Distances::Indexed(run.table.to_bytes(), database::index_fingerprint(&ix)));
     Ok(GodTable {
         metric: opts.metric,
         counts: run.counts,

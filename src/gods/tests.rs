@@ -156,7 +156,8 @@ fn both_searches_match_brute_force_in_both_metrics() {
 #[test]
 fn every_indexed_code_path_agrees() {
     // Forced push or pull, with or without move tables (entry by entry or by blocks),
-    // with or without layer lists, in both metrics and with directed moves.
+    // with or without layer lists, in both metrics and with directed moves; components
+    // left unmerged so that the cursor walks several of them.
     for (p, metric) in [
         (toy(false), Metric::Htm),
         (toy(false), Metric::Qtm),
@@ -173,6 +174,7 @@ fn every_indexed_code_path_agrees() {
                             pull,
                             move_tables,
                             layer_lists,
+                            merge_components: false,
                         },
                         ..GodOptions::default()
                     };

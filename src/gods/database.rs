@@ -178,7 +178,7 @@ fn head_bits(out: &mut [u8], bits: u8) {
 
 enum Lookup {
     Index { ix: Indexer, bits: u8 },
-    Keys { packer: Packer, count: usize },
+    Keys { packer: Box<Packer>, count: usize },
 }
 
 /// An opened, verified distance table for one puzzle.
@@ -250,7 +250,7 @@ impl Database {
                     return Err(bad("payload length"));
                 }
                 Lookup::Keys {
-                    packer,
+                    packer: Box::new(packer),
                     count: entries as usize,
                 }
             }

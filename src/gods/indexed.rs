@@ -23,9 +23,6 @@ use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// The most last-layer indices kept for choosing antipodes; a larger last layer falls
-/// back to scanning the table.
-const KEEP_LAST: u64 = 1 << 20;
 
 /// What the search needs to know about moves.
 pub(crate) struct Plan<'a> {
@@ -206,7 +203,7 @@ impl Step<'_> {
 
     fn done(&self, list: &mut Vec<u64>, words: usize) {
         let total = self.kept.fetch_add(list.len() as u64, Ordering::Relaxed) + list.len() as u64;
-        if total > KEEP_LAST {
+        if total > self.plan.tuning.keep_layer {
             self.overflow.store(true, Ordering::Relaxed);
         }
         if self.overflow.load(Ordering::Relaxed) {

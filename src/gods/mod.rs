@@ -73,6 +73,9 @@ pub struct Tuning {
     pub layer_lists: bool,
     /// Merge the smallest index components into one innermost coordinate.
     pub merge_components: bool,
+    /// The most indices of one layer kept as a list (for the next forward step and for
+    /// choosing antipodes); a larger layer is found again by scanning the table.
+    pub keep_layer: u64,
 }
 
 impl Default for Tuning {
@@ -82,6 +85,7 @@ impl Default for Tuning {
             move_tables: true,
             layer_lists: true,
             merge_components: true,
+            keep_layer: 1 << 20,
         }
     }
 }
@@ -173,6 +177,8 @@ pub enum GodError {
     },
     #[error("positions lie deeper than {0} moves, past what the distance table can record")]
     TooDeep(u32),
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 /// The moves as the searches see them: costs, inverse and quarter-turn columns.
@@ -320,6 +326,12 @@ pub fn compute(
     };
     let use_hash = match opts.method {
         Method::Hashed => true,
+        Method::Indexed if !puzzle.blocks.is_empty() => {
+            return Err(GodError::Unsupported(
+                "the indexed search cannot follow Block (legal moves depend on the position); \
+                 use the hashed search",
+            ))
+        }
         Method::Indexed => false,
         Method::Auto => !puzzle.blocks.is_empty(),
     };

@@ -175,6 +175,7 @@ fn every_indexed_code_path_agrees() {
                             move_tables,
                             layer_lists,
                             merge_components: false,
+                            keep_layer: 1 << 20,
                         },
                         ..GodOptions::default()
                     };
@@ -187,6 +188,53 @@ fn every_indexed_code_path_agrees() {
             }
         }
     }
+}
+
+#[test]
+fn antipodes_are_found_without_a_kept_last_layer() {
+    // With no layer kept, the deepest positions are found by scanning the table and
+    // confirming each candidate's distance by descending to solved.
+    for (p, metric) in [
+        (toy(false), Metric::Htm),
+        (toy(false), Metric::Qtm),
+        (toy(true), Metric::Htm),
+    ] {
+        let dist = brute(&p, metric);
+        let opts = GodOptions {
+            metric,
+            method: Method::Indexed,
+            antipodes: 4,
+            tuning: Tuning {
+                keep_layer: 0,
+                ..Tuning::default()
+            },
+            ..GodOptions::default()
+        };
+        let t = compute(&p, &opts, &Silent, &|_, _| {}).unwrap();
+        assert_eq!(t.counts, histogram(&dist));
+        let depth = t.max_depth() as u32;
+        assert_eq!(t.antipodes.len(), 4.min(*t.counts.last().unwrap() as usize));
+        for a in &t.antipodes {
+            assert_eq!(dist[&a.state], depth);
+            let cost: u32 = a.solution.iter().map(|&m| metric.cost(&p, m)).sum();
+            assert_eq!(cost, depth);
+            assert_eq!(p.apply_sequence(&a.state, &a.solution), p.solved);
+        }
+    }
+}
+
+#[test]
+fn indexed_search_refuses_blocks() {
+    let mut p = toy(false);
+    p.blocks.push(Block {
+        pieces: vec![(0, 0), (1, 2)],
+    });
+    let opts = GodOptions {
+        method: Method::Indexed,
+        ..GodOptions::default()
+    };
+    let err = compute(&p, &opts, &Silent, &|_, _| {}).unwrap_err();
+    assert!(matches!(err, GodError::Unsupported(_)));
 }
 
 #[test]

@@ -419,6 +419,53 @@ impl HashedRun {
     }
 }
 
+/// The predecessors of `sources` through the moves `cols` that are legal there and,
+/// with directed moves, not seen before.
+fn candidates(
+    packer: &Packer,
+    sources: &[u128],
+    cols: &[(usize, usize)],
+    undirected: bool,
+    seen: &KeySet,
+    progress: &dyn Progress,
+) -> Vec<u128> {
+    sources
+        .par_chunks(2048)
+        .flat_map_iter(|chunk| {
+            let mut masks = vec![0u128; packer.nblocks()];
+            let mut out = Vec::with_capacity(chunk.len() * cols.len());
+            for &y in chunk {
+                packer.block_masks_of_key(y, &mut masks);
+                let ok = packer.legal_moves(&masks);
+                for &(inv, fwd) in cols {
+                    if !packer.allows(ok, fwd) {
+                        continue;
+                    }
+                    let x = packer.step(inv, y);
+                    if undirected || !seen.contains(&x) {
+                        out.push(x);
+                    }
+                }
+            }
+            progress.inc(chunk.len() as u64);
+            out
+        })
+        .collect()
+}
+
+/// Removes from the sorted `found` every key of the sorted `layers`, by linear merges.
+fn subtract(found: &mut Vec<u128>, layers: &[Vec<u128>]) {
+    for l in layers {
+        let mut j = 0;
+        found.retain(|x| {
+            while j < l.len() && l[j] < *x {
+                j += 1;
+            }
+            j == l.len() || l[j] != *x
+        });
+    }
+}
+
 /// Runs the search. `push_cols[c - 1]` lists, for the moves of cost `c`, the inverse
 /// transform and the forward move (whose touched mask judges `Block` legality).
 ///
@@ -456,53 +503,49 @@ pub(crate) fn run(
             .map(|c| layers[d + 1 - c].len() as u64)
             .sum();
         progress.start(&format!("depth {}", d + 1), Some(total));
+        // Refuse before a layer that would not fit, guessing its size from the growth of
+        // the last one, rather than after filling memory.
+        if d >= 1 {
+            let (last, before) = (layers[d].len() as u64, layers[d - 1].len().max(1) as u64);
+            let guess = last.saturating_mul(last.div_ceil(before).max(1));
+            let need = (positions + guess).saturating_mul(BYTES_PER_POSITION);
+            if need > budget {
+                progress.finish();
+                return Err(GodError::OverBudget {
+                    what: format!(
+                        "the search has found {positions} positions to depth {d} and expects \
+                         about {guess} more at depth {}",
+                        d + 1
+                    ),
+                    need,
+                    budget,
+                });
+            }
+        }
+        let recent = if undirected {
+            &layers[(d + 1).saturating_sub(reach)..]
+        } else {
+            &layers[..0]
+        };
         let mut found: Vec<u128> = Vec::new();
         for (ci, cols) in push_cols.iter().enumerate() {
             let c = ci + 1;
             if d + 1 < c || cols.is_empty() {
                 continue;
             }
-            let src = &layers[d + 1 - c];
-            let seen_ref = &seen;
-            let part: Vec<u128> = src
-                .par_chunks(2048)
-                .flat_map_iter(|chunk| {
-                    let mut masks = vec![0u128; packer.nblocks()];
-                    let mut out = Vec::with_capacity(chunk.len() * cols.len());
-                    for &y in chunk {
-                        packer.block_masks_of_key(y, &mut masks);
-                        let ok = packer.legal_moves(&masks);
-                        for &(inv, fwd) in cols {
-                            if !packer.allows(ok, fwd) {
-                                continue;
-                            }
-                            let x = packer.step(inv, y);
-                            if undirected || !seen_ref.contains(&x) {
-                                out.push(x);
-                            }
-                        }
-                    }
-                    progress.inc(chunk.len() as u64);
-                    out
-                })
-                .collect();
-            found.extend(part);
+            // Batches bound the candidates held at once (each source yields one per
+            // legal move); each batch is sorted, deduplicated and filtered on its own.
+            for batch in layers[d + 1 - c].chunks(1 << 18) {
+                let mut part = candidates(packer, batch, cols, undirected, &seen, progress);
+                part.par_sort_unstable();
+                part.dedup();
+                subtract(&mut part, recent);
+                found.extend(part);
+            }
         }
         progress.finish();
         found.par_sort_unstable();
         found.dedup();
-        if undirected {
-            // Sorted difference with each recent layer, by a linear merge.
-            for l in &layers[(d + 1).saturating_sub(reach)..] {
-                let mut j = 0;
-                found.retain(|x| {
-                    while j < l.len() && l[j] < *x {
-                        j += 1;
-                    }
-                    j == l.len() || l[j] != *x
-                });
-            }
-        }
         if found.is_empty() {
             break;
         }

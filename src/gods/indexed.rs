@@ -23,7 +23,6 @@ use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-
 /// What the search needs to know about moves.
 pub(crate) struct Plan<'a> {
     pub(crate) ix: &'a Indexer,

@@ -361,7 +361,13 @@ pub fn compute(
             Err(e) if opts.method == Method::Indexed => {
                 return Err(GodError::TooLarge(e.to_string()))
             }
-            Err(_) => hashed_table(puzzle, opts, &info, progress, on_layer)?,
+            Err(e) => {
+                progress.warn(&format!(
+                    "{e}, too many for a table; searching only the reachable positions with \
+                     a hash set instead"
+                ));
+                hashed_table(puzzle, opts, &info, progress, on_layer)?
+            }
         }
     };
     table.seconds = t0.elapsed().as_secs_f64();

@@ -51,7 +51,12 @@ fn brute(p: &Puzzle, metric: Metric) -> Vec<u64> {
             }
         }
     }
-    let max = dist.iter().copied().filter(|&d| d != u32::MAX).max().unwrap();
+    let max = dist
+        .iter()
+        .copied()
+        .filter(|&d| d != u32::MAX)
+        .max()
+        .unwrap();
     let mut counts = vec![0u64; max as usize + 1];
     for d in dist.into_iter().filter(|&d| d != u32::MAX) {
         counts[d as usize] += 1;

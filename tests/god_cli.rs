@@ -18,7 +18,11 @@ fn puzzle(name: &str) -> PathBuf {
 
 fn stdout(args: &[&str]) -> String {
     let out = ksolve().args(args).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -28,7 +32,9 @@ fn prints_ksolve_plus_table_and_antipodes() {
     let text = stdout(&[def.to_str().unwrap(), "!"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "Moves\tPositions");
-    let rows = [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644];
+    let rows = [
+        1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644,
+    ];
     for (d, n) in rows.iter().enumerate() {
         assert_eq!(lines[1 + d], format!("{d}\t{n}"));
     }
@@ -85,9 +91,17 @@ fn json_on_the_last_line() {
 fn refuses_tables_over_the_memory_budget() {
     let def = puzzle("2x2x2.def");
     ksolve()
-        .args(["god", def.to_str().unwrap(), "--memory", "64K", "--method", "indexed"])
+        .args([
+            "god",
+            def.to_str().unwrap(),
+            "--memory",
+            "64K",
+            "--method",
+            "indexed",
+        ])
         .assert()
         .code(2)
+        .stdout("")
         .stderr(predicate::str::contains("--memory"));
     ksolve()
         .args(["god", def.to_str().unwrap(), "--memory", "lots"])
@@ -101,10 +115,17 @@ fn saves_the_distance_table() {
     let file = dir.path().join("cube2.dist");
     let def = puzzle("2x2x2.def");
     ksolve()
-        .args(["god", def.to_str().unwrap(), "--save", file.to_str().unwrap()])
+        .args([
+            "god",
+            def.to_str().unwrap(),
+            "--save",
+            file.to_str().unwrap(),
+        ])
         .assert()
         .success()
-        .stderr(predicate::str::contains("saved the distances of 3674160 positions"));
+        .stderr(predicate::str::contains(
+            "saved the distances of 3674160 positions",
+        ));
     // 4-bit distances for 3,674,160 positions, plus the headers.
     let len = std::fs::metadata(&file).unwrap().len();
     assert_eq!(len, 64 + 64 + 3_674_160 / 2);

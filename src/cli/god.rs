@@ -111,15 +111,14 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
         ..GodOptions::default()
     };
     let stdout = std::io::stdout();
-    {
-        let mut out = stdout.lock();
-        writeln!(out, "Moves\tPositions")?;
-        out.flush()?;
-    }
     // Rows are printed as each layer completes, so a long run shows its progress and a
-    // killed run keeps what it printed.
+    // killed run keeps what it printed. The header waits for the first row, so that a
+    // table refused up front prints nothing on stdout.
     let table = gods::compute(&puzzle, &opts, &bars, &|depth, count| {
         let mut out = std::io::stdout().lock();
+        if depth == 0 {
+            let _ = writeln!(out, "Moves\tPositions");
+        }
         let _ = writeln!(out, "{depth}\t{count}");
         let _ = out.flush();
     })?;

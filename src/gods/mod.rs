@@ -463,7 +463,7 @@ fn indexed_table(
     for i in picked {
         let solution = walker
             .solve(i, depth, &mut sc)
-            .ok_or_else(|| GodError::Internal("no optimal path in the finished table"))?;
+            .ok_or(GodError::Internal("no optimal path in the finished table"))?;
         antipodes.push(Antipode {
             state: ix.state_of(i, &mut sc),
             solution: solution.into_iter().map(|m| MoveId(m as u16)).collect(),
@@ -526,7 +526,7 @@ fn hashed_table(
         let solution = solve_by_distances(puzzle, &info.costs, &state, depth, |s| {
             run.distance(packer.key(s))
         })
-        .ok_or_else(|| GodError::Internal("no optimal path in the finished table"))?;
+        .ok_or(GodError::Internal("no optimal path in the finished table"))?;
         antipodes.push(Antipode { state, solution });
     }
     let total: u64 = counts.iter().sum();

@@ -229,7 +229,8 @@ impl Component {
             Kind::Product { parts } => {
                 let (mut rem, mut mult, mut out) = (r, 1u64, 0u64);
                 for c in parts.iter().rev() {
-                    out += c.step(rem % c.count, t, sc) * mult;
+                    // Parts are leaves with one source row per transform.
+                    out += c.next(rem % c.count, t, c.src.len(), sc) * mult;
                     rem /= c.count;
                     mult *= c.count;
                 }
@@ -270,6 +271,12 @@ impl Component {
     }
 
     fn build_table(&mut self, ntrans: usize) {
+        // A product's table is composed from its parts' tables, which are small.
+        if let Kind::Product { parts } = &mut self.kind {
+            for c in parts.iter_mut() {
+                c.build_table(ntrans);
+            }
+        }
         let len = self.scratch_len();
         let mut table = vec![0u32; self.count as usize * ntrans];
         let this = &*self;

@@ -1,15 +1,19 @@
-//! The hash-set breadth-first search, for puzzles the perfect index does not suit:
+//! The sparse breadth-first search, for puzzles the perfect index does not suit:
 //! bandaged puzzles (`Block`), whose legal moves depend on where the blocks are, and
 //! puzzles whose index space dwarfs the positions actually reachable.
 //!
 //! A position is flattened (every set's positions in definition order) and bit-packed
 //! into a `u128` key: per position the label, then the orientation, in as few bits as
-//! the set needs. Each breadth-first layer is a sorted vector of keys; a hash set of
-//! every key seen so far rejects repeats. Expansion runs backwards from the solved
-//! state exactly as in the indexed search: a position `x` joins layer `d + 1` when some
-//! move `m` of cost `c`, legal at `x`, takes it to layer `d + 1 - c`. Legality is always
-//! judged at `x`, the position the move is made from, so directed moves and blocks
-//! give exact distances to solve.
+//! the set needs; moves act on keys field by field. Each breadth-first layer is a sorted
+//! vector of keys. Expansion runs backwards from the solved state exactly as in the
+//! indexed search: a position `x` joins layer `d + 1` when some move `m` of cost `c`,
+//! legal at `x`, takes it to layer `d + 1 - c`. A move is whole-or-untouched for a block
+//! before it exactly when it is after it, so legality, judged once per known position,
+//! gives exact distances to solve for blocks and directed moves alike.
+//!
+//! Repeats are rejected by merging new candidates against the last `2 * max cost`
+//! layers when every move's inverse is a move (a predecessor cannot lie further away);
+//! directed moves can lead back to any depth, so they keep a hash set of every key.
 
 use super::{GodError, Layers};
 use crate::progress::Progress;

@@ -2,9 +2,9 @@
 //! positions (antipodes) with an optimal solution each, and the full distance table for
 //! the database method ([`database`]).
 //!
-//! Two searches share one contract. The indexed search ([`index`], [`indexed`]) keeps 2
+//! Two searches share one contract. The indexed search (`index`, `indexed`) keeps 2
 //! bits per position of a perfect index (4 or 8 when move costs or exact distances need
-//! them) and expands layers in parallel; the sparse search ([`hashed`]) stores only
+//! them) and expands layers in parallel; the sparse search (`hashed`) stores only
 //! reached positions and handles `Block`, whose legality depends on the position. Both
 //! count distances *to solve* (a move `m` from `x` counts when it is legal at `x`),
 //! which for ordinary puzzles equals the distance from solved and for directed moves

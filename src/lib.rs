@@ -4,9 +4,11 @@
 
 pub mod coord;
 pub mod def;
+pub mod gods;
 pub mod group;
 pub mod memory;
 pub mod progress;
 pub mod puzzle;
 pub mod rng;
+pub mod search;
 pub mod table;

@@ -2,6 +2,7 @@
 //! forms, progress drawing, printing and exit codes. This is the only code that prints.
 
 mod check;
+mod god;
 mod progress;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,9 @@ pub struct Cli {
 enum Command {
     /// Validate a definition (and a scramble file) and summarize what ksolve read.
     Check(check::CheckArgs),
+    /// Count the positions at each distance from solved (God's algorithm) and print
+    /// the antipodes; ksolve+'s `DEF !` and `DEF !q`.
+    God(god::GodArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
@@ -88,6 +92,7 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::God(args) => god::run(args),
     }
 }
 

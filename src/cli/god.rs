@@ -1,0 +1,165 @@
+//! `ksolve god PUZZLE.def [--qtm]` (ksolve+'s `PUZZLE.def !` and `!q`): the number of
+//! positions at each distance from solved, printed row by row as ksolve+ does, then the
+//! antipodes with a solution each; `--save FILE` also writes the distance table for
+//! `ksolve solve --database FILE`.
+
+use super::progress::Bars;
+use super::EXIT_OK;
+use anyhow::Context;
+use ksolve::def::{format_state, load_puzzle};
+use ksolve::gods::{self, database, GodOptions, Method};
+use ksolve::memory;
+use ksolve::puzzle::{Metric, Puzzle, State};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `ksolve god`.
+#[derive(Debug, clap::Args)]
+pub struct GodArgs {
+    /// The puzzle definition file (ksolve+ `.def` format).
+    pub def: PathBuf,
+    /// Count quarter turns (a power costs its shorter way round) instead of moves.
+    #[arg(long)]
+    pub qtm: bool,
+    /// How many antipodes to print.
+    #[arg(long, default_value_t = 5, value_name = "K")]
+    pub antipodes: usize,
+    /// Also print the table as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+    /// Memory budget for the tables, such as 512M or 8G (default: a quarter of RAM).
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse_size)]
+    pub memory: Option<u64>,
+    /// Write the exact distance table to FILE, for `ksolve solve --database FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Which search to run: the perfect index, the hash set of reached positions, or
+    /// whichever suits the puzzle.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub method: MethodArg,
+    /// Do not draw progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The `--method` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum MethodArg {
+    Auto,
+    Indexed,
+    Hashed,
+}
+
+#[derive(Serialize)]
+struct SetJson {
+    perm: Vec<u32>,
+    ori: Vec<u8>,
+}
+
+#[derive(Serialize)]
+struct AntipodeJson {
+    solution: String,
+    state: BTreeMap<String, SetJson>,
+}
+
+#[derive(Serialize)]
+struct TableJson {
+    metric: &'static str,
+    total: u64,
+    counts: Vec<u64>,
+    antipodes: Vec<AntipodeJson>,
+    seconds: f64,
+}
+
+/// A position as JSON: sets by name, permutations 1-based as in definition files.
+fn state_json(puzzle: &Puzzle, state: &State) -> BTreeMap<String, SetJson> {
+    puzzle
+        .sets
+        .iter()
+        .zip(&state.sets)
+        .map(|(def, s)| {
+            (
+                def.name.clone(),
+                SetJson {
+                    perm: s.perm.iter().map(|&p| p as u32 + 1).collect(),
+                    ori: s.ori.clone(),
+                },
+            )
+        })
+        .collect()
+}
+
+/// Runs `ksolve god`.
+pub fn run(args: GodArgs) -> anyhow::Result<u8> {
+    let (puzzle, warnings) = load_puzzle(&args.def)?;
+    let bars = Bars::new(args.quiet);
+    for w in &warnings {
+        ksolve::progress::Progress::warn(&bars, &w.to_string());
+    }
+    let opts = GodOptions {
+        metric: if args.qtm { Metric::Qtm } else { Metric::Htm },
+        antipodes: args.antipodes,
+        memory: args.memory.unwrap_or_else(memory::default_budget),
+        keep_distances: args.save.is_some(),
+        method: match args.method {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Indexed => Method::Indexed,
+            MethodArg::Hashed => Method::Hashed,
+        },
+        ..GodOptions::default()
+    };
+    let stdout = std::io::stdout();
+    // Rows are printed as each layer completes, so a long run shows its progress and a
+    // killed run keeps what it printed. The header waits for the first row, so that a
+    // table refused up front prints nothing on stdout.
+    let table = gods::compute(&puzzle, &opts, &bars, &|depth, count| {
+        let mut out = std::io::stdout().lock();
+        if depth == 0 {
+            let _ = writeln!(out, "Moves\tPositions");
+        }
+        let _ = writeln!(out, "{depth}\t{count}");
+        let _ = out.flush();
+    })?;
+    let mut out = stdout.lock();
+    writeln!(out, "Total positions: {}", table.total())?;
+    writeln!(out, "\nPrinting {} antipodes:\n", table.antipodes.len())?;
+    for a in &table.antipodes {
+        let moves: String = a
+            .solution
+            .iter()
+            .map(|&m| format!(" {}", puzzle.mv(m).name))
+            .collect();
+        writeln!(out, "Antipode solved by{moves}:")?;
+        writeln!(out, "{}", format_state(&puzzle, &a.state))?;
+    }
+    out.flush()?;
+    if let Some(path) = &args.save {
+        database::write(path, &puzzle, &table)
+            .with_context(|| format!("cannot save the distance table to {}", path.display()))?;
+        eprintln!(
+            "saved the distances of {} positions to {}",
+            table.total(),
+            path.display()
+        );
+    }
+    if args.json {
+        let json = TableJson {
+            metric: table.metric.name(),
+            total: table.total(),
+            counts: table.counts.clone(),
+            antipodes: table
+                .antipodes
+                .iter()
+                .map(|a| AntipodeJson {
+                    solution: puzzle.format_sequence(&a.solution),
+                    state: state_json(&puzzle, &a.state),
+                })
+                .collect(),
+            seconds: table.seconds,
+        };
+        writeln!(out, "{}", serde_json::to_string(&json)?)?;
+    }
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,374 @@
+//! The database method (PCW, 1993): keep every position's exact distance to solved on
+//! disk, then solve any position with no search at all, by stepping at each move to a
+//! neighbour one move closer.
+//!
+//! The file is the project's table container ([`crate::table::file`]: header, checksum,
+//! memory-mapped), kind [`KIND`], keyed by a hash of the puzzle itself (sets, solved
+//! state, moves, blocks), so a table built for another puzzle is refused. The payload
+//! opens with its own 64-byte header:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0..4 | `GODS` |
+//! | 4..8 | layout version (u32) |
+//! | 8 | storage: 1 = perfect index, 2 = sorted keys |
+//! | 9 | metric: 0 = HTM, 1 = QTM |
+//! | 10 | entry bits (4 or 8; 16 for sorted keys) |
+//! | 12..16 | deepest distance (u32) |
+//! | 16..24 | entries (index space, or number of keys) |
+//! | 24..32 | layout fingerprint (component sizes, or key bit count) |
+//! | 32..40 | positions reached |
+//!
+//! Perfect index storage holds one entry per index, 4 bits when every distance is below
+//! 15 (low nibble first), else a byte; the all-ones value marks an index never reached.
+//! Sorted-key storage (bandaged and sparse puzzles) holds the packed keys (16 bytes,
+//! little-endian, ascending) followed by one 16-bit distance per key.
+
+use super::hashed::Packer;
+use super::index::{Indexer, Scratch};
+use super::{Distances, GodTable, MoveInfo};
+use crate::puzzle::{Metric, MoveId, Puzzle, State};
+use crate::table::file::{content_hash, open_table, write_table, MappedTable, TableFileError};
+use std::path::Path;
+use std::sync::Mutex;
+
+/// The kind tag of distance-table files.
+pub const KIND: &str = "gods-distance";
+const MAGIC: &[u8; 4] = b"GODS";
+const LAYOUT_VERSION: u32 = 1;
+const HEADER: usize = 64;
+const STORE_INDEX: u8 = 1;
+const STORE_KEYS: u8 = 2;
+
+/// Why a database could not be written, opened or used.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    #[error(transparent)]
+    File(#[from] TableFileError),
+    #[error("distance table {0} does not match this puzzle's layout ({1}); rebuild it with `ksolve god DEF --save FILE`")]
+    Layout(String, &'static str),
+    #[error(
+        "the table was computed without exact distances; compute it with keep_distances (--save)"
+    )]
+    NoDistances,
+    #[error("distance table {path} was built for {built}, but the scramble asks for {wanted}")]
+    Metric {
+        path: String,
+        built: &'static str,
+        wanted: &'static str,
+    },
+    #[error("this position cannot be reached from the solved state")]
+    Unreachable,
+}
+
+/// A stable hash of everything in a puzzle that decides its positions and moves.
+pub fn puzzle_key(puzzle: &Puzzle) -> u64 {
+    let mut b: Vec<u8> = b"ksolve gods distance table v1".to_vec();
+    let num = |b: &mut Vec<u8>, x: u64| b.extend_from_slice(&x.to_le_bytes());
+    num(&mut b, puzzle.sets.len() as u64);
+    for (set, solved) in puzzle.sets.iter().zip(&puzzle.solved.sets) {
+        num(&mut b, set.name.len() as u64);
+        b.extend_from_slice(set.name.as_bytes());
+        num(&mut b, set.size as u64);
+        num(&mut b, set.orientations as u64);
+        solved.perm.iter().for_each(|&p| num(&mut b, p as u64));
+        b.extend_from_slice(&solved.ori);
+    }
+    num(&mut b, puzzle.base_moves.len() as u64);
+    for m in &puzzle.base_moves {
+        num(&mut b, m.name.len() as u64);
+        b.extend_from_slice(m.name.as_bytes());
+        b.push(m.directed as u8);
+        for (set, touched) in m.effect.sets.iter().zip(&m.touched) {
+            set.perm.iter().for_each(|&p| num(&mut b, p as u64));
+            b.extend_from_slice(&set.ori);
+            b.extend(touched.iter().map(|&t| t as u8));
+        }
+    }
+    num(&mut b, puzzle.blocks.len() as u64);
+    for block in &puzzle.blocks {
+        num(&mut b, block.pieces.len() as u64);
+        for &(s, l) in &block.pieces {
+            num(&mut b, s as u64);
+            num(&mut b, l as u64);
+        }
+    }
+    content_hash(&b)
+}
+
+pub(crate) fn index_fingerprint(ix: &Indexer) -> u64 {
+    let mut b = Vec::new();
+    for c in ix.components() {
+        b.extend_from_slice(&c.count().to_le_bytes());
+    }
+    b.extend_from_slice(&ix.space().to_le_bytes());
+    content_hash(&b)
+}
+
+fn key_fingerprint(p: &Packer) -> u64 {
+    content_hash(
+        &[p.key_bits() as u64, p.npos() as u64]
+            .map(u64::to_le_bytes)
+            .concat(),
+    )
+}
+
+fn metric_code(m: Metric) -> u8 {
+    match m {
+        Metric::Htm => 0,
+        Metric::Qtm => 1,
+    }
+}
+
+/// Writes the exact distances of `table` (computed with `keep_distances`) to `path`.
+pub fn write(path: &Path, puzzle: &Puzzle, table: &GodTable) -> Result<(), DatabaseError> {
+    let distances = table.distances.as_ref().ok_or(DatabaseError::NoDistances)?;
+    let depth = table.max_depth() as u32;
+    let mut head = vec![0u8; HEADER];
+    head[0..4].copy_from_slice(MAGIC);
+    head[4..8].copy_from_slice(&LAYOUT_VERSION.to_le_bytes());
+    head[9] = metric_code(table.metric);
+    head[12..16].copy_from_slice(&depth.to_le_bytes());
+    head[32..40].copy_from_slice(&table.total().to_le_bytes());
+    let info = MoveInfo::new(puzzle, table.metric);
+    let payload = match distances {
+        Distances::Indexed(bytes, fingerprint) => {
+            head[8] = STORE_INDEX;
+            head[16..24].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+            head[24..32].copy_from_slice(&fingerprint.to_le_bytes());
+            let mut out = head;
+            if depth < 15 {
+                head_bits(&mut out, 4);
+                out.extend(bytes.chunks(2).map(|pair| {
+                    let lo = pair[0].min(15);
+                    let hi = pair.get(1).map_or(15, |&v| v.min(15));
+                    lo | hi << 4
+                }));
+            } else {
+                head_bits(&mut out, 8);
+                out.extend_from_slice(bytes);
+            }
+            out
+        }
+        Distances::Hashed(entries) => {
+            let packer = Packer::new(puzzle, &info.transforms, &info.base_of)
+                .map_err(|_| DatabaseError::Layout(path.display().to_string(), "keys"))?;
+            head[8] = STORE_KEYS;
+            head[10] = 16;
+            head[16..24].copy_from_slice(&(entries.len() as u64).to_le_bytes());
+            head[24..32].copy_from_slice(&key_fingerprint(&packer).to_le_bytes());
+            let mut out = head;
+            out.reserve(entries.len() * 18);
+            for &(k, _) in entries {
+                out.extend_from_slice(&k.to_le_bytes());
+            }
+            for &(_, d) in entries {
+                out.extend_from_slice(&d.to_le_bytes());
+            }
+            out
+        }
+    };
+    write_table(path, KIND, puzzle_key(puzzle), &payload)?;
+    Ok(())
+}
+
+fn head_bits(out: &mut [u8], bits: u8) {
+    out[10] = bits;
+}
+
+enum Lookup {
+    Index { ix: Indexer, bits: u8 },
+    Keys { packer: Box<Packer>, count: usize },
+}
+
+/// An opened, verified distance table for one puzzle.
+pub struct Database {
+    map: MappedTable,
+    lookup: Lookup,
+    metric: Metric,
+    depth: u32,
+    total: u64,
+    path: String,
+    scratch: Mutex<Scratch>,
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+impl Database {
+    /// Opens the table at `path` and checks that it was built for `puzzle`.
+    pub fn open(path: &Path, puzzle: &Puzzle) -> Result<Database, DatabaseError> {
+        let name = path.display().to_string();
+        let bad = |what: &'static str| DatabaseError::Layout(name.clone(), what);
+        let map = open_table(path, KIND, puzzle_key(puzzle))?;
+        let p: &[u8] = &map;
+        if p.len() < HEADER || &p[0..4] != MAGIC {
+            return Err(bad("no distance-table header"));
+        }
+        if u32_at(p, 4) != LAYOUT_VERSION {
+            return Err(bad("layout version"));
+        }
+        let metric = match p[9] {
+            0 => Metric::Htm,
+            1 => Metric::Qtm,
+            _ => return Err(bad("metric")),
+        };
+        let depth = u32_at(p, 12);
+        let entries = u64_at(p, 16);
+        let fingerprint = u64_at(p, 24);
+        let total = u64_at(p, 32);
+        let info = MoveInfo::new(puzzle, metric);
+        let lookup = match p[8] {
+            STORE_INDEX => {
+                let ix = Indexer::new(puzzle, &info.transforms, true).map_err(|_| bad("index"))?;
+                let bits = p[10];
+                let want = match bits {
+                    4 => ix.space().div_ceil(2),
+                    8 => ix.space(),
+                    _ => return Err(bad("entry width")),
+                };
+                if index_fingerprint(&ix) != fingerprint || entries != ix.space() {
+                    return Err(bad("index layout"));
+                }
+                if (p.len() - HEADER) as u64 != want {
+                    return Err(bad("payload length"));
+                }
+                Lookup::Index { ix, bits }
+            }
+            STORE_KEYS => {
+                let packer = Packer::new(puzzle, &info.transforms, &info.base_of)
+                    .map_err(|_| bad("keys"))?;
+                if key_fingerprint(&packer) != fingerprint || p[10] != 16 {
+                    return Err(bad("key layout"));
+                }
+                if entries.checked_mul(18) != Some((p.len() - HEADER) as u64) {
+                    return Err(bad("payload length"));
+                }
+                Lookup::Keys {
+                    packer: Box::new(packer),
+                    count: entries as usize,
+                }
+            }
+            _ => return Err(bad("storage kind")),
+        };
+        let scratch = Mutex::new(match &lookup {
+            Lookup::Index { ix, .. } => ix.scratch(),
+            Lookup::Keys { .. } => Scratch::default(),
+        });
+        Ok(Database {
+            map,
+            lookup,
+            metric,
+            depth,
+            total,
+            path: name,
+            scratch,
+        })
+    }
+
+    /// The metric the distances count.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// The deepest distance in the table.
+    pub fn max_depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// How many positions the table reached.
+    pub fn positions(&self) -> u64 {
+        self.total
+    }
+
+    /// The distance of `state` from solved, or None when it cannot be reached (or does not
+    /// belong to the puzzle at all).
+    pub fn distance(&self, state: &State) -> Option<u32> {
+        let mut sc = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        match &self.lookup {
+            Lookup::Index { ix, .. } => {
+                if !ix.describes(state, &mut sc) {
+                    return None;
+                }
+            }
+            Lookup::Keys { packer, .. } => {
+                if !packer.fits(state) {
+                    return None;
+                }
+            }
+        }
+        self.lookup(state, &mut sc)
+    }
+
+    /// The distance of a state known to belong to the table's layout.
+    fn lookup(&self, state: &State, sc: &mut Scratch) -> Option<u32> {
+        let data = &self.map[HEADER..];
+        match &self.lookup {
+            Lookup::Index { ix, bits } => {
+                let i = ix.index_of(state, sc);
+                let v = if *bits == 4 {
+                    (data[(i / 2) as usize] >> ((i % 2) * 4)) & 15
+                } else {
+                    data[i as usize]
+                };
+                let unseen = if *bits == 4 { 15 } else { 255 };
+                (v != unseen).then_some(v as u32)
+            }
+            Lookup::Keys { packer, count } => {
+                let key = packer.key(state);
+                let at = |j: usize| {
+                    u128::from_le_bytes(data[j * 16..j * 16 + 16].try_into().expect("16 bytes"))
+                };
+                let (mut lo, mut hi) = (0usize, *count);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    match at(mid).cmp(&key) {
+                        std::cmp::Ordering::Less => lo = mid + 1,
+                        std::cmp::Ordering::Greater => hi = mid,
+                        std::cmp::Ordering::Equal => {
+                            let o = count * 16 + mid * 2;
+                            return Some(u16::from_le_bytes([data[o], data[o + 1]]) as u32);
+                        }
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+/// Solves `state` optimally by reading distances from `db`: at each step the first move,
+/// in definition order, that reaches the lowest distance along an optimal path (so
+/// HTM solutions follow ksolve+'s antipode rule). `metric` must be the table's.
+/// Returns the moves, empty when `state` is solved.
+pub fn solve(
+    db: &Database,
+    puzzle: &Puzzle,
+    state: &State,
+    metric: Metric,
+) -> Result<Vec<MoveId>, DatabaseError> {
+    if metric != db.metric {
+        return Err(DatabaseError::Metric {
+            path: db.path.clone(),
+            built: metric_name(db.metric),
+            wanted: metric_name(metric),
+        });
+    }
+    let d = db.distance(state).ok_or(DatabaseError::Unreachable)?;
+    let info = MoveInfo::new(puzzle, metric);
+    let mut sc = db.scratch.lock().unwrap_or_else(|e| e.into_inner());
+    super::solve_by_distances(puzzle, &info.costs, state, d, |s| db.lookup(s, &mut sc))
+        .ok_or(DatabaseError::Unreachable)
+}
+
+fn metric_name(m: Metric) -> &'static str {
+    match m {
+        Metric::Htm => "the half-turn metric (HTM)",
+        Metric::Qtm => "the quarter-turn metric (QTM)",
+    }
+}

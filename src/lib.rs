@@ -7,4 +7,5 @@ pub mod memory;
 pub mod progress;
 pub mod puzzle;
 pub mod rng;
+pub mod search;
 pub mod table;

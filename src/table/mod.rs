@@ -147,6 +147,11 @@ impl Tables {
         Ok(&self.pruning[&metric])
     }
 
+    /// The pruning tables already built for `metric` (none before [`Tables::pruning`]).
+    pub fn built_pruning(&self, metric: Metric) -> &[Pruning] {
+        self.pruning.get(&metric).map_or(&[], |v| v.as_slice())
+    }
+
     fn build_pruning(
         &self,
         puzzle: &Puzzle,

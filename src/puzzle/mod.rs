@@ -13,7 +13,7 @@
 mod moves;
 mod target;
 
-pub use moves::{power_name, qtm_cost, MoveId};
+pub use moves::{order, power_name, qtm_cost, MoveId};
 pub use target::{LimitKey, Metric, MoveLimit, Scramble, ScrambleSource, SolveSettings, Target};
 
 use std::fmt;

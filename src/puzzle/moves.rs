@@ -60,7 +60,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// The order of a move (destination-indexed form): the least common multiple, over its
 /// cycles, of the cycle length times the order of the twist a piece gathers going round.
 /// Saturates at `u32::MAX` for absurd inputs rather than overflowing.
-pub(super) fn order(effect: &Transform, sets: &[SetDef]) -> u32 {
+pub fn order(effect: &Transform, sets: &[SetDef]) -> u32 {
     let mut acc: u64 = 1;
     for (set, s) in sets.iter().zip(&effect.sets) {
         let n = set.orientations.max(1) as u64;

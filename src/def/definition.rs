@@ -1,0 +1,727 @@
+//! Meaning of a definition file: checks the commands that `syntax` grouped against each
+//! other (sets declared before use, vector lengths, permutations, ranges, move names)
+//! and builds the [`Puzzle`].
+
+use super::error::{DefError, ErrorKind, Warning};
+use super::lex::{entry, Entry, EntryError, Line, Source};
+use super::syntax::{DefItem, Section};
+use super::{MAX_MOVES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE};
+use crate::puzzle::{self, Block, IgnoreMask, MoveId, Puzzle, SetDef, SetState, State, Transform};
+use std::collections::HashMap;
+
+fn invalid(msg: impl Into<String>) -> ErrorKind {
+    ErrorKind::Invalid(msg.into())
+}
+
+/// Reads word `tok` of `line` as a number from `min` to `max`.
+pub(crate) fn number_in(
+    src: &Source,
+    line: &Line,
+    tok: usize,
+    min: u64,
+    max: u64,
+    expected: &str,
+) -> Result<u64, DefError> {
+    let word = &line.toks[tok].s;
+    let v = match entry(word) {
+        Ok(Entry::Num(v)) => v,
+        Ok(Entry::Unknown(_)) | Err(EntryError::NotANumber) => {
+            return Err(src.err(
+                line,
+                tok,
+                ErrorKind::NotANumber {
+                    found: word.clone(),
+                    expected: expected.to_string(),
+                },
+            ))
+        }
+        Err(EntryError::TooLarge) => u64::MAX,
+    };
+    if v > max {
+        return Err(src.err(
+            line,
+            tok,
+            ErrorKind::TooLarge {
+                found: word.clone(),
+                max,
+            },
+        ));
+    }
+    if v < min {
+        return Err(src.err(
+            line,
+            tok,
+            invalid(format!("`{word}` is too small: expected {expected}")),
+        ));
+    }
+    Ok(v)
+}
+
+/// Checks a vector line's length against its set's size.
+pub(crate) fn check_len(src: &Source, line: &Line, set: &SetDef) -> Result<(), DefError> {
+    if line.toks.len() == set.size {
+        return Ok(());
+    }
+    Err(src.err(
+        line,
+        set.size.min(line.toks.len()),
+        ErrorKind::WrongLength {
+            set: set.name.clone(),
+            found: line.toks.len(),
+            expected: set.size,
+        },
+    ))
+}
+
+/// Which position-like block is being read; they differ in what their vectors allow.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Solved,
+    Move,
+    Ignore,
+}
+
+impl Kind {
+    fn title(self) -> &'static str {
+        match self {
+            Kind::Solved => "the solved state",
+            Kind::Move => "this move",
+            Kind::Ignore => "this Ignore",
+        }
+    }
+}
+
+/// What the reader has gathered so far.
+struct Builder<'s> {
+    src: &'s Source,
+    name: Option<String>,
+    sets: Vec<SetDef>,
+    set_lines: Vec<usize>,
+    positions: usize,
+    /// The first command that ends the `Set` section, for the "Set too late" message.
+    sets_closed_by: Option<(String, usize)>,
+    solved: Option<(State, usize)>,
+    /// Name, file form, directed flag, and the `Move` line.
+    moves: Vec<(String, Transform, bool, &'s Line)>,
+    ignore: Option<(Vec<IgnoreMask>, usize)>,
+    blocks: Vec<Block>,
+    forbidden: Vec<(bool, Vec<&'s Line>)>,
+    warned_deprecated: bool,
+    warnings: Vec<Warning>,
+}
+
+impl<'s> Builder<'s> {
+    fn warn(&mut self, line: &Line, message: String) {
+        self.warnings.push(Warning {
+            file: self.src.file.clone(),
+            line: line.no,
+            message,
+        });
+    }
+
+    fn close_sets(&mut self, line: &Line) {
+        if self.sets_closed_by.is_none() {
+            self.sets_closed_by = Some((line.first().to_string(), line.no));
+        }
+    }
+
+    fn set_index(&self, line: &Line) -> Result<usize, DefError> {
+        let name = line.first();
+        self.sets
+            .iter()
+            .position(|s| s.name == name)
+            .ok_or_else(|| {
+                self.src.err(
+                    line,
+                    0,
+                    ErrorKind::UnknownSet {
+                        found: name.to_string(),
+                        known: known_sets(&self.sets),
+                    },
+                )
+            })
+    }
+
+    fn add_set(&mut self, line: &Line) -> Result<(), DefError> {
+        let src = self.src;
+        if let Some((cmd, at)) = &self.sets_closed_by {
+            return Err(src.err(
+                line,
+                0,
+                ErrorKind::SetTooLate(format!("`{cmd}` at line {at}")),
+            ));
+        }
+        let name = line.toks[1].s.clone();
+        if let Some(k) = self.sets.iter().position(|s| s.name == name) {
+            return Err(src.err(
+                line,
+                1,
+                ErrorKind::DuplicateSet {
+                    set: name,
+                    within: format!(
+                        "this definition (first declared at line {})",
+                        self.set_lines[k]
+                    ),
+                },
+            ));
+        }
+        let size = number_in(
+            src,
+            line,
+            2,
+            1,
+            MAX_SET_SIZE as u64,
+            &format!("a number of pieces from 1 to {MAX_SET_SIZE}"),
+        )? as usize;
+        let orientations = number_in(
+            src,
+            line,
+            3,
+            1,
+            MAX_ORIENTATIONS as u64,
+            &format!("a number of orientations from 1 to {MAX_ORIENTATIONS}"),
+        )? as u8;
+        if self.positions + size > MAX_POSITIONS {
+            return Err(src.err(
+                line,
+                2,
+                invalid(format!(
+                    "this set brings the puzzle to {} pieces: expected at most {MAX_POSITIONS} pieces over all sets",
+                    self.positions + size
+                )),
+            ));
+        }
+        self.positions += size;
+        self.sets.push(SetDef {
+            name,
+            size,
+            orientations,
+        });
+        self.set_lines.push(line.no);
+        Ok(())
+    }
+
+    /// Reads the sets of a Solved, Move or Ignore block. Sets left out stay `None`.
+    fn position(
+        &self,
+        sections: &[Section],
+        kind: Kind,
+    ) -> Result<Vec<Option<SetState>>, DefError> {
+        let src = self.src;
+        let mut out: Vec<Option<SetState>> = vec![None; self.sets.len()];
+        for sec in sections {
+            let k = self.set_index(sec.name)?;
+            let set = &self.sets[k];
+            if out[k].is_some() {
+                return Err(src.err(
+                    sec.name,
+                    0,
+                    ErrorKind::DuplicateSet {
+                        set: set.name.clone(),
+                        within: kind.title().to_string(),
+                    },
+                ));
+            }
+            let perm = self.perm_row(sec.rows[0], set, kind)?;
+            let ori = match sec.rows.get(1) {
+                Some(row) => self.ori_row(row, set, kind)?,
+                None => vec![0; set.size],
+            };
+            out[k] = Some(SetState { perm, ori });
+        }
+        Ok(out)
+    }
+
+    /// The numbers of a vector line, refusing `?` (scramble files only).
+    fn numbers(&self, line: &Line, set: &SetDef, expected: &str) -> Result<Vec<u64>, DefError> {
+        check_len(self.src, line, set)?;
+        (0..line.toks.len())
+            .map(|t| match entry(&line.toks[t].s) {
+                Ok(Entry::Unknown(_)) => Err(self.src.err(
+                    line,
+                    t,
+                    invalid(format!(
+                        "`{}`: `?` is only allowed in scramble files; expected {expected}",
+                        line.toks[t].s
+                    )),
+                )),
+                _ => number_in(self.src, line, t, 0, u64::MAX, expected),
+            })
+            .collect()
+    }
+
+    fn perm_row(&self, line: &Line, set: &SetDef, kind: Kind) -> Result<Vec<u16>, DefError> {
+        let src = self.src;
+        let n = set.size as u64;
+        if kind == Kind::Ignore {
+            let v = self.numbers(line, set, "0 (solve) or 1 (may be ignored)")?;
+            return mask(src, line, &v).map(|m| m.into_iter().map(u16::from).collect());
+        }
+        let v = self.numbers(line, set, &format!("a piece number from 1 to {n}"))?;
+        let mut first_at: HashMap<u64, usize> = HashMap::new();
+        for (t, &x) in v.iter().enumerate() {
+            if x < 1 || x > n {
+                return Err(src.err(
+                    line,
+                    t,
+                    ErrorKind::NotAPermutation(format!(
+                        "`{x}` is not a piece of set `{}`: expected numbers from 1 to {n}",
+                        set.name
+                    )),
+                ));
+            }
+            if kind == Kind::Move {
+                if let Some(&prev) = first_at.get(&x) {
+                    return Err(src.err(
+                        line,
+                        t,
+                        ErrorKind::NotAPermutation(format!(
+                            "`{x}` appears twice (also at column {}): expected each of 1 to {n} exactly once in a move (only Solved may repeat pieces)",
+                            line.toks[prev].col
+                        )),
+                    ));
+                }
+                first_at.insert(x, t);
+            }
+        }
+        Ok(v.into_iter().map(|x| (x - 1) as u16).collect())
+    }
+
+    fn ori_row(&self, line: &Line, set: &SetDef, kind: Kind) -> Result<Vec<u8>, DefError> {
+        let src = self.src;
+        if kind == Kind::Ignore {
+            let v = self.numbers(line, set, "0 (solve) or 1 (may be ignored)")?;
+            return mask(src, line, &v).map(|m| m.into_iter().map(u8::from).collect());
+        }
+        let n = set.orientations as u64;
+        // A move may "twist" a piece of a one-orientation set: that changes nothing but
+        // marks the piece as moved, which is how ksolve+ bandages pieces to fixed centres.
+        let max = if kind == Kind::Move && n == 1 {
+            1
+        } else {
+            n - 1
+        };
+        let v = self.numbers(line, set, &format!("an orientation from 0 to {max}"))?;
+        for (t, &x) in v.iter().enumerate() {
+            if x > max {
+                return Err(src.err(
+                    line,
+                    t,
+                    ErrorKind::OrientationRange {
+                        set: set.name.clone(),
+                        value: x,
+                        max,
+                    },
+                ));
+            }
+        }
+        Ok(v.into_iter().map(|x| x as u8).collect())
+    }
+
+    fn solved(&mut self, line: &'s Line, sections: &[Section]) -> Result<(), DefError> {
+        self.close_sets(line);
+        if let Some((_, at)) = &self.solved {
+            return Err(self.src.err(
+                line,
+                0,
+                invalid(format!(
+                    "`Solved` given twice (first at line {at}): expected one solved state"
+                )),
+            ));
+        }
+        let parts = self.position(sections, Kind::Solved)?;
+        let state = fill(&self.sets, parts);
+        self.solved = Some((state, line.no));
+        Ok(())
+    }
+
+    fn add_move(&mut self, line: &'s Line, sections: &[Section]) -> Result<(), DefError> {
+        self.close_sets(line);
+        let src = self.src;
+        let name = line.toks[1].s.clone();
+        if let Some((_, _, _, prev)) = self.moves.iter().find(|m| m.0 == name) {
+            return Err(src.err(
+                line,
+                1,
+                invalid(format!(
+                    "move `{name}` is defined twice (first at line {}): expected each move name once",
+                    prev.no
+                )),
+            ));
+        }
+        let directed = line.toks.len() == 3;
+        let parts = self.position(sections, Kind::Move)?;
+        let file_form = fill(&self.sets, parts);
+        // A move that only "twists" one-orientation pieces is also refused: it would be a
+        // search step that changes no state.
+        if Transform::from_ksolve(&self.sets, &file_form).is_identity() {
+            return Err(src.err(
+                line,
+                1,
+                invalid(format!(
+                    "move `{name}` changes nothing: expected a move that moves or twists some piece"
+                )),
+            ));
+        }
+        self.moves.push((name, file_form, directed, line));
+        Ok(())
+    }
+
+    fn ignore(&mut self, line: &Line, sections: &[Section]) -> Result<(), DefError> {
+        self.close_sets(line);
+        if let Some((_, at)) = &self.ignore {
+            return Err(self.src.err(
+                line,
+                0,
+                invalid(format!(
+                    "`Ignore` given twice (first at line {at}): expected one Ignore listing every set it concerns"
+                )),
+            ));
+        }
+        let parts = self.position(sections, Kind::Ignore)?;
+        let masks = self
+            .sets
+            .iter()
+            .zip(parts)
+            .map(|(set, p)| match p {
+                Some(s) => IgnoreMask {
+                    perm: s.perm.iter().map(|&b| b == 1).collect(),
+                    ori: s.ori.iter().map(|&b| b == 1).collect(),
+                },
+                None => no_ignore(set),
+            })
+            .collect();
+        self.ignore = Some((masks, line.no));
+        Ok(())
+    }
+
+    fn block(&mut self, line: &Line, sections: &[Section]) -> Result<(), DefError> {
+        self.close_sets(line);
+        let src = self.src;
+        let mut pieces = Vec::new();
+        let mut seen_sets = Vec::new();
+        for sec in sections {
+            let k = self.set_index(sec.name)?;
+            let set = &self.sets[k];
+            if seen_sets.contains(&k) {
+                return Err(src.err(
+                    sec.name,
+                    0,
+                    ErrorKind::DuplicateSet {
+                        set: set.name.clone(),
+                        within: "this Block".into(),
+                    },
+                ));
+            }
+            seen_sets.push(k);
+            let row = sec.rows[0];
+            let n = set.size as u64;
+            let mut seen = Vec::new();
+            for t in 0..row.toks.len() {
+                let x = match entry(&row.toks[t].s) {
+                    Ok(Entry::Num(x)) => x,
+                    Err(EntryError::TooLarge) => u64::MAX,
+                    _ => {
+                        return Err(src.err(
+                            row,
+                            t,
+                            ErrorKind::BadBlock(format!(
+                                "`{}` is not a piece number: expected numbers from 1 to {n} (pieces of set `{}`)",
+                                row.toks[t].s, set.name
+                            )),
+                        ))
+                    }
+                };
+                if x < 1 || x > n {
+                    return Err(src.err(
+                        row,
+                        t,
+                        ErrorKind::BadBlock(format!(
+                            "piece {} is not in set `{}`: expected numbers from 1 to {n}",
+                            row.toks[t].s, set.name
+                        )),
+                    ));
+                }
+                if seen.contains(&x) {
+                    return Err(src.err(
+                        row,
+                        t,
+                        ErrorKind::BadBlock(format!(
+                            "piece {x} of set `{}` is listed twice: expected each piece once",
+                            set.name
+                        )),
+                    ));
+                }
+                seen.push(x);
+                pieces.push((k, (x - 1) as u16));
+            }
+        }
+        if pieces.len() < 2 {
+            self.warn(
+                line,
+                "this Block joins fewer than two pieces, so it constrains nothing".into(),
+            );
+        }
+        self.blocks.push(Block { pieces });
+        Ok(())
+    }
+
+    fn skipped(&mut self, line: &Line) {
+        if line.first() == "MoveLimits" {
+            self.warn(
+                line,
+                "MoveLimits belongs in the scramble file since ksolve+ 1.1; ignored here".into(),
+            );
+        } else if !self.warned_deprecated {
+            self.warned_deprecated = true;
+            self.warn(
+                line,
+                format!(
+                    "`{}` is deprecated and ignored (also any later Multiplicators or ParallelMoves): powers and commuting moves are found automatically",
+                    line.first()
+                ),
+            );
+        }
+    }
+
+    /// Assembles the puzzle once every command is read.
+    fn finish(self, first: &Line) -> Result<(Puzzle, Vec<Warning>), DefError> {
+        let src = self.src;
+        if self.sets.is_empty() {
+            return Err(src.err(
+                first,
+                0,
+                invalid("the definition declares no set: expected at least one `Set NAME PIECES ORIENTATIONS`"),
+            ));
+        }
+        if self.moves.is_empty() {
+            return Err(src.err(
+                first,
+                0,
+                invalid("the definition has no move: expected at least one `Move NAME ... End`"),
+            ));
+        }
+        let mut total: u64 = 0;
+        for (name, file_form, directed, line) in &self.moves {
+            let effect = Transform::from_ksolve(&self.sets, file_form);
+            let order = puzzle::order(&effect, &self.sets) as u64;
+            total += if *directed {
+                1
+            } else {
+                order.saturating_sub(1).max(1)
+            };
+            if total > MAX_MOVES as u64 {
+                return Err(src.err(
+                    line,
+                    1,
+                    invalid(format!(
+                        "move `{name}` has order {order}, which takes the number of moves with their powers past {MAX_MOVES}: expected fewer or smaller moves (or `noinverse`)"
+                    )),
+                ));
+            }
+        }
+        let solved = match self.solved {
+            Some((s, _)) => s,
+            None => Transform::identity(&self.sets),
+        };
+        let ignore = match self.ignore {
+            Some((m, _)) => m,
+            None => self.sets.iter().map(no_ignore).collect(),
+        };
+        let move_lines: Vec<&Line> = self.moves.iter().map(|m| m.3).collect();
+        let base = self
+            .moves
+            .into_iter()
+            .map(|(name, file_form, directed, _)| (name, file_form, directed))
+            .collect();
+        let mut puzzle = Puzzle::new(self.name, self.sets, solved, base, ignore, self.blocks);
+        // Two moves with one name would make scrambles and limits ambiguous.
+        let mut by_name: HashMap<&str, usize> = HashMap::new();
+        for m in &puzzle.moves {
+            if let Some(&other) = by_name.get(m.name.as_str()) {
+                let (a, b) = (
+                    &puzzle.base_moves[other].name,
+                    &puzzle.base_moves[m.base].name,
+                );
+                return Err(src.err(
+                    move_lines[m.base],
+                    1,
+                    invalid(format!(
+                        "the name `{}` belongs both to move `{a}` (line {}) or one of its powers and to move `{b}` or one of its powers: expected distinct names",
+                        m.name, move_lines[other].no
+                    )),
+                ));
+            }
+            by_name.insert(&m.name, m.base);
+        }
+        for (groups, rows) in &self.forbidden {
+            for row in rows {
+                let ids = row
+                    .toks
+                    .iter()
+                    .enumerate()
+                    .map(|(t, tok)| resolve_move(src, &puzzle, row, t, &tok.s))
+                    .collect::<Result<Vec<MoveId>, DefError>>()?;
+                if *groups {
+                    for &a in &ids {
+                        for &b in &ids {
+                            puzzle.forbid(a, b);
+                        }
+                    }
+                } else {
+                    if ids.len() != 2 {
+                        return Err(src.err(
+                            row,
+                            2.min(ids.len()),
+                            invalid(format!(
+                                "{} move names in a ForbiddenPairs line: expected two, `FIRST SECOND` (SECOND may not follow FIRST)",
+                                ids.len()
+                            )),
+                        ));
+                    }
+                    puzzle.forbid(ids[0], ids[1]);
+                }
+            }
+        }
+        Ok((puzzle, self.warnings))
+    }
+}
+
+/// Reads a 0/1 mask.
+fn mask(src: &Source, line: &Line, v: &[u64]) -> Result<Vec<bool>, DefError> {
+    v.iter()
+        .enumerate()
+        .map(|(t, &x)| match x {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(src.err(
+                line,
+                t,
+                invalid(format!(
+                    "`{}` in an Ignore mask: expected 0 (solve) or 1 (may be ignored)",
+                    line.toks[t].s
+                )),
+            )),
+        })
+        .collect()
+}
+
+/// The mask that ignores nothing.
+pub(crate) fn no_ignore(set: &SetDef) -> IgnoreMask {
+    IgnoreMask {
+        perm: vec![false; set.size],
+        ori: vec![false; set.size],
+    }
+}
+
+/// A whole state from the sets a block gave; the others are the identity.
+fn fill(sets: &[SetDef], parts: Vec<Option<SetState>>) -> State {
+    Transform {
+        sets: sets
+            .iter()
+            .zip(parts)
+            .map(|(set, p)| p.unwrap_or_else(|| SetState::identity(set.size)))
+            .collect(),
+    }
+}
+
+/// The set names, for messages.
+pub(crate) fn known_sets(sets: &[SetDef]) -> String {
+    let names: Vec<&str> = sets.iter().map(|s| s.name.as_str()).collect();
+    if names.is_empty() {
+        "none declared yet".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The base move names, for messages (powers follow the usual naming).
+pub(crate) fn known_moves(puzzle: &Puzzle) -> String {
+    let mut names: Vec<&str> = puzzle.moves.iter().map(|m| m.name.as_str()).collect();
+    if names.len() > 24 {
+        names.truncate(24);
+        names.push("...");
+    }
+    names.join(" ")
+}
+
+/// Finds a move by name for ForbiddenPairs, ScrambleAlg and MoveLimits.
+pub(crate) fn resolve_move(
+    src: &Source,
+    puzzle: &Puzzle,
+    line: &Line,
+    tok: usize,
+    name: &str,
+) -> Result<MoveId, DefError> {
+    puzzle.move_by_name(name).ok_or_else(|| {
+        if name == "End" {
+            src.err(
+                line,
+                tok,
+                invalid("`End` after moves on the same line: expected `End` alone on its line"),
+            )
+        } else {
+            src.err(
+                line,
+                tok,
+                ErrorKind::UnknownMove {
+                    found: name.to_string(),
+                    known: known_moves(puzzle),
+                },
+            )
+        }
+    })
+}
+
+/// Builds the puzzle from the parsed commands.
+pub(crate) fn build(
+    src: &Source,
+    items: Vec<DefItem<'_>>,
+) -> Result<(Puzzle, Vec<Warning>), DefError> {
+    let Some(first) = src.lines.first() else {
+        return Err(DefError::new(
+            &src.file,
+            1,
+            1,
+            "",
+            ErrorKind::Empty("a definition: `Set` commands, then `Solved` and `Move` blocks"),
+        ));
+    };
+    let mut b = Builder {
+        src,
+        name: None,
+        sets: Vec::new(),
+        set_lines: Vec::new(),
+        positions: 0,
+        sets_closed_by: None,
+        solved: None,
+        moves: Vec::new(),
+        ignore: None,
+        blocks: Vec::new(),
+        forbidden: Vec::new(),
+        warned_deprecated: false,
+        warnings: Vec::new(),
+    };
+    for item in items {
+        match item {
+            DefItem::Name(line) => {
+                let name = line.rest();
+                if b.name.is_some() {
+                    b.warn(line, "`Name` given twice; the last one is used".into());
+                }
+                b.name = (!name.is_empty()).then(|| name.to_string());
+            }
+            DefItem::Set(line) => b.add_set(line)?,
+            DefItem::Solved(line, secs) => b.solved(line, &secs)?,
+            DefItem::Move(line, secs) => b.add_move(line, &secs)?,
+            DefItem::Ignore(line, secs) => b.ignore(line, &secs)?,
+            DefItem::Block(line, secs) => b.block(line, &secs)?,
+            DefItem::Forbidden { line, groups, rows } => {
+                b.close_sets(line);
+                b.forbidden.push((groups, rows));
+            }
+            DefItem::Skipped(line) => b.skipped(line),
+        }
+    }
+    b.finish(first)
+}

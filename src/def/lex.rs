@@ -1,0 +1,220 @@
+//! The lowest layer of both readers, written with nom: raw bytes to meaningful lines of
+//! whitespace-separated tokens, and tokens to vector entries (`12`, `?`, `?3`).
+//!
+//! ksolve+ files in the wild have CRLF (or lone CR) line breaks, Latin-1 bytes in
+//! comments, trailing blanks, blank lines anywhere and no final newline; all of that is
+//! absorbed here. Blank lines and comment lines (`#` first on the line, with or without
+//! a space after it) never reach the grammar.
+
+use super::error::{DefError, ErrorKind};
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till, take_till1};
+use nom::character::complete::{char, digit1};
+use nom::combinator::{all_consuming, map, opt};
+use nom::multi::many0;
+use nom::sequence::{preceded, terminated};
+use nom::{IResult, Parser};
+
+/// One whitespace-separated word of a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Tok {
+    pub s: String,
+    /// 1-based column, in characters.
+    pub col: usize,
+    /// Byte offset of the word in [`Line::text`].
+    pub at: usize,
+}
+
+/// A line that carries something: not blank and not a comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Line {
+    /// 1-based line number in the file.
+    pub no: usize,
+    /// The line without its break; bytes that are not UTF-8 are replaced.
+    pub text: String,
+    pub toks: Vec<Tok>,
+}
+
+impl Line {
+    /// The first word (every meaningful line has one).
+    pub fn first(&self) -> &str {
+        &self.toks[0].s
+    }
+
+    /// Everything after the first word, trimmed: the argument of `Name` and the names of
+    /// scrambles, which may contain blanks.
+    pub fn rest(&self) -> &str {
+        match self.toks.get(1) {
+            Some(t) => self.text[t.at..].trim(),
+            None => "",
+        }
+    }
+}
+
+/// A lexed file: its name (for messages) and its meaningful lines.
+#[derive(Debug)]
+pub(crate) struct Source {
+    pub file: String,
+    pub lines: Vec<Line>,
+}
+
+impl Source {
+    /// An error located at column `col` of `line`.
+    pub fn err_col(&self, line: &Line, col: usize, kind: ErrorKind) -> DefError {
+        DefError::new(&self.file, line.no, col, &line.text, kind)
+    }
+
+    /// An error located at word `tok` of `line` (or just past the line's end when the
+    /// line has fewer words, which is where the missing word was expected).
+    pub fn err(&self, line: &Line, tok: usize, kind: ErrorKind) -> DefError {
+        let col = match line.toks.get(tok) {
+            Some(t) => t.col,
+            None => line.text.trim_end().chars().count() + 2,
+        };
+        self.err_col(line, col, kind)
+    }
+}
+
+/// Splits off one line and its break (`\r\n`, `\n` or a lone `\r`).
+fn raw_line(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    terminated(
+        take_till(|c| c == b'\n' || c == b'\r'),
+        opt(alt((tag(&b"\r\n"[..]), tag(&b"\n"[..]), tag(&b"\r"[..])))),
+    )
+    .parse(input)
+}
+
+fn is_blank(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\u{b}' | '\u{c}')
+}
+
+fn blanks(input: &str) -> IResult<&str, &str> {
+    nom::bytes::complete::take_while(is_blank).parse(input)
+}
+
+/// The words of a line.
+fn words(input: &str) -> IResult<&str, Vec<&str>> {
+    all_consuming(terminated(
+        many0(preceded(blanks, take_till1(is_blank))),
+        blanks,
+    ))
+    .parse(input)
+}
+
+/// Lexes a whole file. `what` names the kind of file for the binary-data message.
+pub(crate) fn lex(bytes: &[u8], file: &str, what: &'static str) -> Result<Source, DefError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut rest = bytes;
+    let mut lines = Vec::new();
+    let mut no = 0;
+    while !rest.is_empty() {
+        no += 1;
+        let (next, raw) = match raw_line(rest) {
+            Ok(ok) => ok,
+            // `raw_line` accepts any input; this arm only keeps the reader total.
+            Err(_) => break,
+        };
+        rest = next;
+        let text = String::from_utf8_lossy(raw).into_owned();
+        // A NUL byte anywhere, even in a comment, means this is no text file at all.
+        if let Some(at) = text.find('\0') {
+            let col = text[..at].chars().count() + 1;
+            return Err(DefError::new(
+                file,
+                no,
+                col,
+                &text,
+                ErrorKind::Binary { byte: 0, what },
+            ));
+        }
+        let trimmed = text.trim_start_matches(is_blank);
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if let Some((at, c)) = text
+            .char_indices()
+            .find(|&(_, c)| c.is_control() && !is_blank(c))
+        {
+            let col = text[..at].chars().count() + 1;
+            return Err(DefError::new(
+                file,
+                no,
+                col,
+                &text,
+                ErrorKind::Binary {
+                    byte: c as u32,
+                    what,
+                },
+            ));
+        }
+        let toks = match words(&text) {
+            Ok((_, ws)) => ws
+                .into_iter()
+                .map(|w| {
+                    let at = w.as_ptr() as usize - text.as_ptr() as usize;
+                    Tok {
+                        s: w.to_string(),
+                        col: text[..at].chars().count() + 1,
+                        at,
+                    }
+                })
+                .collect(),
+            // `words` accepts any text without line breaks; this arm keeps it total.
+            Err(_) => Vec::new(),
+        };
+        lines.push(Line { no, text, toks });
+    }
+    Ok(Source {
+        file: file.to_string(),
+        lines,
+    })
+}
+
+/// One entry of a vector: a number, or (in scrambles) `?` with an optional hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    Num(u64),
+    Unknown(Option<u64>),
+}
+
+/// Why a word is not an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EntryError {
+    NotANumber,
+    TooLarge,
+}
+
+/// Digits as a number; `Err` when they overflow.
+fn number(input: &str) -> IResult<&str, Result<u64, ()>> {
+    map(digit1, |d: &str| d.parse::<u64>().map_err(|_| ())).parse(input)
+}
+
+/// An entry before the overflow check: the numbers are still `Err` when too large.
+type RawEntry = (bool, Option<Result<u64, ()>>);
+
+fn entry_parser(input: &str) -> IResult<&str, RawEntry> {
+    alt((
+        map(preceded(char('?'), opt(number)), |n| (true, n)),
+        map(number, |n| (false, Some(n))),
+    ))
+    .parse(input)
+}
+
+/// Parses a vector entry. Numbers too large for `u64` are reported as such rather than
+/// wrapped, so no later check can be fooled by an overflow.
+pub(crate) fn entry(word: &str) -> Result<Entry, EntryError> {
+    match all_consuming(entry_parser).parse(word) {
+        Ok((_, (_, Some(Err(()))))) => Err(EntryError::TooLarge),
+        Ok((_, (true, Some(Ok(v))))) => Ok(Entry::Unknown(Some(v))),
+        Ok((_, (true, None))) => Ok(Entry::Unknown(None)),
+        Ok((_, (false, Some(Ok(v))))) => Ok(Entry::Num(v)),
+        Ok((_, (false, None))) | Err(_) => Err(EntryError::NotANumber),
+    }
+}
+
+/// Whether a word starts a vector line rather than naming something: ksolve+ decides
+/// the same way, by the first character. A sign counts, so that `-1` is reported as a
+/// bad number rather than as an unknown set.
+pub(crate) fn looks_numeric(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_digit() || c == '?' || c == '-' || c == '+')
+}

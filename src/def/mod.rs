@@ -1,0 +1,71 @@
+//! Reading ksolve+ definition (`.def`) and scramble files into the puzzle model, and
+//! writing puzzles and positions back out.
+//!
+//! Reading has three layers: `lex` (nom) turns bytes into meaningful lines of words,
+//! `syntax` groups them into commands and `... End` bodies, and `definition` /
+//! `scramble` check their meaning and build a [`Puzzle`] or [`Scramble`]s. Every
+//! refusal is a [`DefError`] naming the file, line and column; nothing here panics on
+//! any input, prints, or exits.
+//!
+//! Beyond ksolve+: `Move NAME noinverse` defines a directed move (no powers are
+//! generated; see [`crate::puzzle::BaseMove::directed`]).
+
+mod definition;
+mod error;
+mod lex;
+mod print;
+mod scramble;
+mod syntax;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{DefError, ErrorKind, Warning};
+pub use print::{format_state, write_def};
+
+use crate::puzzle::{Puzzle, Scramble};
+use std::path::Path;
+
+/// The largest set: labels are `u16`.
+pub const MAX_SET_SIZE: usize = u16::MAX as usize;
+/// The most pieces over all sets, which bounds the memory a definition can ask for.
+pub const MAX_POSITIONS: usize = u16::MAX as usize;
+/// The most orientations a piece may have: two orientations below this add up without
+/// overflowing a `u8`.
+pub const MAX_ORIENTATIONS: usize = 128;
+/// The most moves, powers included: the forbidden-pair table is quadratic in it.
+pub const MAX_MOVES: usize = 4096;
+
+/// Parses a definition file held in memory; `file` names it in messages.
+pub fn parse_puzzle(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>), DefError> {
+    let src = lex::lex(bytes, file, "definition")?;
+    let items = syntax::def_items(&src)?;
+    definition::build(&src, items)
+}
+
+/// Parses a scramble file held in memory against its puzzle.
+pub fn parse_scrambles(
+    bytes: &[u8],
+    file: &str,
+    puzzle: &Puzzle,
+) -> Result<Vec<Scramble>, DefError> {
+    let src = lex::lex(bytes, file, "scramble")?;
+    let items = syntax::scramble_items(&src)?;
+    scramble::build(&src, items, puzzle)
+}
+
+/// Reads and parses a definition file.
+pub fn load_puzzle(path: impl AsRef<Path>) -> Result<(Puzzle, Vec<Warning>), DefError> {
+    let path = path.as_ref();
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| DefError::io(&name, &e))?;
+    parse_puzzle(&bytes, &name)
+}
+
+/// Reads and parses a scramble file against its puzzle.
+pub fn load_scrambles(path: impl AsRef<Path>, puzzle: &Puzzle) -> Result<Vec<Scramble>, DefError> {
+    let path = path.as_ref();
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| DefError::io(&name, &e))?;
+    parse_scrambles(&bytes, &name, puzzle)
+}

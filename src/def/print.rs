@@ -1,0 +1,120 @@
+//! Writing puzzles and positions back out: a definition file that reads back to an equal
+//! [`Puzzle`], and ksolve+'s printing of a position.
+
+use crate::puzzle::{Puzzle, SetState, State};
+use std::fmt::Write;
+
+fn join<T: ToString>(v: impl IntoIterator<Item = T>) -> String {
+    v.into_iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn perm_line(s: &SetState) -> String {
+    join(s.perm.iter().map(|&p| p as u32 + 1))
+}
+
+/// A definition file for `puzzle`. Parsing it gives back an equal puzzle: moves are
+/// written in file form (orientation by source position), and a one-orientation set
+/// gets a `1` wherever the move "twists" a piece, which keeps its Block behaviour.
+pub fn write_def(puzzle: &Puzzle) -> String {
+    let mut out = String::new();
+    if let Some(name) = &puzzle.name {
+        let _ = writeln!(out, "Name {name}\n");
+    }
+    for set in &puzzle.sets {
+        let _ = writeln!(out, "Set {} {} {}", set.name, set.size, set.orientations);
+    }
+    out.push_str("\nSolved\n");
+    for (set, s) in puzzle.sets.iter().zip(&puzzle.solved.sets) {
+        let _ = writeln!(out, "{}\n{}\n{}", set.name, perm_line(s), join(&s.ori));
+    }
+    out.push_str("End\n");
+    for m in &puzzle.base_moves {
+        let noinverse = if m.directed { " noinverse" } else { "" };
+        let _ = writeln!(out, "\nMove {}{noinverse}", m.name);
+        let file_form = m.effect.to_ksolve();
+        for (k, set) in puzzle.sets.iter().enumerate() {
+            let touched = &m.touched[k];
+            if !touched.iter().any(|&t| t) {
+                continue;
+            }
+            let s = &file_form.sets[k];
+            let ori: Vec<u8> = if set.orientations <= 1 {
+                touched.iter().map(|&t| u8::from(t)).collect()
+            } else {
+                s.ori.clone()
+            };
+            let _ = writeln!(out, "{}\n{}\n{}", set.name, perm_line(s), join(&ori));
+        }
+        out.push_str("End\n");
+    }
+    let ignored: Vec<usize> = (0..puzzle.sets.len())
+        .filter(|&k| {
+            let m = &puzzle.ignore[k];
+            m.perm.iter().chain(&m.ori).any(|&b| b)
+        })
+        .collect();
+    if !ignored.is_empty() {
+        out.push_str("\nIgnore\n");
+        for k in ignored {
+            let m = &puzzle.ignore[k];
+            let _ = writeln!(
+                out,
+                "{}\n{}\n{}",
+                puzzle.sets[k].name,
+                join(m.perm.iter().map(|&b| u8::from(b))),
+                join(m.ori.iter().map(|&b| u8::from(b)))
+            );
+        }
+        out.push_str("End\n");
+    }
+    for block in &puzzle.blocks {
+        out.push_str("\nBlock\n");
+        // Pieces are kept set by set in the order given, which is how they were read.
+        let mut i = 0;
+        while i < block.pieces.len() {
+            let set = block.pieces[i].0;
+            let mut labels = Vec::new();
+            while i < block.pieces.len() && block.pieces[i].0 == set {
+                labels.push(block.pieces[i].1 as u32 + 1);
+                i += 1;
+            }
+            let _ = writeln!(out, "{}\n{}", puzzle.sets[set].name, join(labels));
+        }
+        out.push_str("End\n");
+    }
+    let n = puzzle.moves.len();
+    let pairs: Vec<(usize, usize)> = (0..n * n)
+        .filter(|&i| puzzle.forbidden[i])
+        .map(|i| (i / n, i % n))
+        .collect();
+    if !pairs.is_empty() {
+        out.push_str("\nForbiddenPairs\n");
+        for (a, b) in pairs {
+            let _ = writeln!(out, "{} {}", puzzle.moves[a].name, puzzle.moves[b].name);
+        }
+        out.push_str("End\n");
+    }
+    out
+}
+
+/// ksolve+'s printing of a position: per set, in alphabetical order of set names, the
+/// name, the permutation (1-based) and the orientation, each on its own line.
+pub fn format_state(puzzle: &Puzzle, state: &State) -> String {
+    let mut order: Vec<usize> = (0..puzzle.sets.len()).collect();
+    order.sort_by(|&a, &b| puzzle.sets[a].name.cmp(&puzzle.sets[b].name));
+    let mut out = String::new();
+    for k in order {
+        let s = &state.sets[k];
+        let _ = writeln!(
+            out,
+            "{}\n{}\n{}",
+            puzzle.sets[k].name,
+            perm_line(s),
+            join(&s.ori)
+        );
+    }
+    out
+}

@@ -1,0 +1,347 @@
+//! Meaning of a scramble file: positions checked against the puzzle (pieces of the
+//! solved state, orientation ranges, `?` only where the definition's `Ignore` allows),
+//! algorithms resolved to moves, and the settings (`MaxDepth`, `Slack`, metric,
+//! `MoveLimits`) that apply to the scrambles after them.
+
+use super::definition::{check_len, known_sets, no_ignore, number_in, resolve_move};
+use super::error::{DefError, ErrorKind};
+use super::lex::{entry, Entry, EntryError, Line, Source};
+use super::syntax::{ScrItem, Section};
+use crate::puzzle::{
+    LimitKey, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings, Target,
+};
+
+fn invalid(msg: impl Into<String>) -> ErrorKind {
+    ErrorKind::Invalid(msg.into())
+}
+
+/// One entry of a scramble vector: a definite number, or `?` with an optional hint.
+fn scramble_entry(src: &Source, line: &Line, t: usize, expected: &str) -> Result<Entry, DefError> {
+    let word = &line.toks[t].s;
+    match entry(word) {
+        Ok(e) => Ok(e),
+        Err(EntryError::NotANumber) => Err(src.err(
+            line,
+            t,
+            ErrorKind::NotANumber {
+                found: word.clone(),
+                expected: expected.to_string(),
+            },
+        )),
+        Err(EntryError::TooLarge) => Err(src.err(
+            line,
+            t,
+            ErrorKind::TooLarge {
+                found: word.clone(),
+                max: u16::MAX as u64,
+            },
+        )),
+    }
+}
+
+/// Reads a `Scramble` block into a definite position and its ignore masks.
+fn position(
+    src: &Source,
+    puzzle: &Puzzle,
+    name: &str,
+    sections: &[Section],
+) -> Result<Target, DefError> {
+    let mut state = puzzle.solved.clone();
+    let mut ignore: Vec<_> = puzzle.sets.iter().map(no_ignore).collect();
+    let mut given = vec![false; puzzle.sets.len()];
+    for sec in sections {
+        let k = puzzle.set_by_name(sec.name.first()).ok_or_else(|| {
+            src.err(
+                sec.name,
+                0,
+                ErrorKind::UnknownSet {
+                    found: sec.name.first().to_string(),
+                    known: known_sets(&puzzle.sets),
+                },
+            )
+        })?;
+        let set = &puzzle.sets[k];
+        if given[k] {
+            return Err(src.err(
+                sec.name,
+                0,
+                ErrorKind::DuplicateSet {
+                    set: set.name.clone(),
+                    within: format!("scramble `{name}`"),
+                },
+            ));
+        }
+        given[k] = true;
+        let allowed = &puzzle.ignore[k];
+        let n = set.size as u64;
+
+        // Permutation: definite pieces and hints must come from the solved state's
+        // multiset of pieces; a bare `?` takes the pieces left over, ascending.
+        let row = sec.rows[0];
+        check_len(src, row, set)?;
+        let mut left = vec![0usize; set.size];
+        for &l in &puzzle.solved.sets[k].perm {
+            left[l as usize] += 1;
+        }
+        let expected = format!("a piece number from 1 to {n}, `?` or `?N`");
+        let mut perm: Vec<Option<u16>> = vec![None; set.size];
+        let mut has_blank = false;
+        for (t, slot) in perm.iter_mut().enumerate() {
+            let e = scramble_entry(src, row, t, &expected)?;
+            let label = match e {
+                Entry::Num(x) => Some(x),
+                Entry::Unknown(hint) => {
+                    if !allowed.perm[t] {
+                        return Err(src.err(
+                            row,
+                            t,
+                            ErrorKind::IgnoreNotAllowed {
+                                found: row.toks[t].s.clone(),
+                                pos: t + 1,
+                                set: set.name.clone(),
+                                what: "permutation",
+                            },
+                        ));
+                    }
+                    ignore[k].perm[t] = true;
+                    if hint.is_none() && !puzzle.blocks.is_empty() {
+                        return Err(src.err(
+                            row,
+                            t,
+                            invalid("a bare `?` in a permutation on a puzzle with Blocks: expected a hint `?N`, so that the bandaging of the position is known"),
+                        ));
+                    }
+                    hint
+                }
+            };
+            if let Some(x) = label {
+                if x < 1 || x > n {
+                    return Err(src.err(
+                        row,
+                        t,
+                        ErrorKind::NotAPermutation(format!(
+                            "`{x}` is not a piece of set `{}`: expected numbers from 1 to {n}",
+                            set.name
+                        )),
+                    ));
+                }
+                let l = (x - 1) as usize;
+                if left[l] == 0 {
+                    let times = puzzle.solved.sets[k]
+                        .perm
+                        .iter()
+                        .filter(|&&p| p as usize == l)
+                        .count();
+                    return Err(src.err(
+                        row,
+                        t,
+                        ErrorKind::NotAPermutation(format!(
+                            "piece {x} appears more often than in the solved state ({times} time{}): expected each piece of set `{}` as often as in the solved state",
+                            if times == 1 { "" } else { "s" },
+                            set.name
+                        )),
+                    ));
+                }
+                left[l] -= 1;
+                *slot = Some(l as u16);
+            } else {
+                has_blank = true;
+            }
+        }
+        if has_blank {
+            let mut spare = left
+                .iter()
+                .enumerate()
+                .flat_map(|(l, &c)| std::iter::repeat(l as u16).take(c));
+            for p in perm.iter_mut().filter(|p| p.is_none()) {
+                *p = spare.next();
+            }
+        }
+        state.sets[k].perm = perm.into_iter().map(|p| p.unwrap_or(0)).collect();
+
+        // Orientation: left out means all 0; a bare `?` means 0.
+        state.sets[k].ori = vec![0; set.size];
+        if let Some(row) = sec.rows.get(1) {
+            check_len(src, row, set)?;
+            let max = set.orientations as u64 - 1;
+            let expected = format!("an orientation from 0 to {max}, `?` or `?N`");
+            for t in 0..row.toks.len() {
+                let value = match scramble_entry(src, row, t, &expected)? {
+                    Entry::Num(x) => x,
+                    Entry::Unknown(hint) => {
+                        if !allowed.ori[t] {
+                            return Err(src.err(
+                                row,
+                                t,
+                                ErrorKind::IgnoreNotAllowed {
+                                    found: row.toks[t].s.clone(),
+                                    pos: t + 1,
+                                    set: set.name.clone(),
+                                    what: "orientation",
+                                },
+                            ));
+                        }
+                        ignore[k].ori[t] = true;
+                        hint.unwrap_or(0)
+                    }
+                };
+                if value > max {
+                    return Err(src.err(
+                        row,
+                        t,
+                        ErrorKind::OrientationRange {
+                            set: set.name.clone(),
+                            value,
+                            max,
+                        },
+                    ));
+                }
+                state.sets[k].ori[t] = value as u8;
+            }
+        }
+    }
+    Ok(Target { state, ignore })
+}
+
+/// Reads a `ScrambleAlg` body, checking that each move exists and that no move splits a
+/// Block on the way (ksolve+ refuses those too).
+fn alg(src: &Source, puzzle: &Puzzle, rows: &[&Line]) -> Result<ScrambleSource, DefError> {
+    let mut seq = Vec::new();
+    let mut state = puzzle.solved.clone();
+    for row in rows {
+        for (t, tok) in row.toks.iter().enumerate() {
+            let id = resolve_move(src, puzzle, row, t, &tok.s)?;
+            if !puzzle.blocks.is_empty() {
+                if !puzzle.block_allows(&state, id) {
+                    return Err(src.err(
+                        row,
+                        t,
+                        invalid(format!(
+                            "move `{}` is blocked here: it would split a Block; expected a move the bandaged position allows",
+                            tok.s
+                        )),
+                    ));
+                }
+                state = state.then(&puzzle.mv(id).effect, &puzzle.sets);
+            }
+            seq.push(id);
+        }
+    }
+    Ok(ScrambleSource::Alg(seq))
+}
+
+/// Reads a `MoveLimits` body: `MOVE N` or `BASE* N` per line.
+fn limits(src: &Source, puzzle: &Puzzle, rows: &[&Line]) -> Result<Vec<MoveLimit>, DefError> {
+    let mut out = Vec::new();
+    for row in rows {
+        if row.toks.len() != 2 {
+            return Err(src.err(
+                row,
+                2.min(row.toks.len()),
+                invalid(format!(
+                    "{} words in a MoveLimits line: expected `MOVE LIMIT` or `MOVE* LIMIT`",
+                    row.toks.len()
+                )),
+            ));
+        }
+        let name = &row.toks[0].s;
+        let key = match name.strip_suffix('*') {
+            Some(base) => match puzzle.base_by_name(base) {
+                Some(b) => LimitKey::Family(b),
+                None => {
+                    let known: Vec<&str> =
+                        puzzle.base_moves.iter().map(|m| m.name.as_str()).collect();
+                    return Err(src.err(
+                        row,
+                        0,
+                        ErrorKind::UnknownMove {
+                            found: name.clone(),
+                            known: format!(
+                                "`*` follows a move of the definition: {}",
+                                known.join(" ")
+                            ),
+                        },
+                    ));
+                }
+            },
+            None => LimitKey::Move(resolve_move(src, puzzle, row, 0, name)?),
+        };
+        let max = number_in(
+            src,
+            row,
+            1,
+            0,
+            u32::MAX as u64,
+            "a limit: a number of moves, 0 or more",
+        )? as u32;
+        out.push(MoveLimit { key, max });
+    }
+    Ok(out)
+}
+
+/// Builds the scrambles from the parsed commands.
+pub(crate) fn build(
+    src: &Source,
+    items: Vec<ScrItem<'_>>,
+    puzzle: &Puzzle,
+) -> Result<Vec<Scramble>, DefError> {
+    let Some(first) = src.lines.first() else {
+        return Err(DefError::new(
+            &src.file,
+            1,
+            1,
+            "",
+            ErrorKind::Empty("scrambles: `Scramble`, `ScrambleAlg` or `RandomScramble` blocks"),
+        ));
+    };
+    let mut settings = SolveSettings::default();
+    let mut out = Vec::new();
+    for item in items {
+        let (line, source) = match item {
+            ScrItem::Scramble(line, secs) => (
+                line,
+                ScrambleSource::Position(position(src, puzzle, line.rest(), &secs)?),
+            ),
+            ScrItem::Alg(line, rows) => (line, alg(src, puzzle, &rows)?),
+            ScrItem::Random(line) => (line, ScrambleSource::Random),
+            ScrItem::Setting(line) => {
+                let v = number_in(
+                    src,
+                    line,
+                    1,
+                    0,
+                    u32::MAX as u64,
+                    "a number of moves, 0 or more",
+                )? as u32;
+                if line.first() == "MaxDepth" {
+                    settings.max_depth = v;
+                } else {
+                    settings.slack = v;
+                }
+                continue;
+            }
+            ScrItem::Metric(qtm) => {
+                settings.metric = if qtm { Metric::Qtm } else { Metric::Htm };
+                continue;
+            }
+            ScrItem::MoveLimits(rows) => {
+                settings.limits = limits(src, puzzle, &rows)?;
+                continue;
+            }
+        };
+        out.push(Scramble {
+            name: line.rest().to_string(),
+            source,
+            settings: settings.clone(),
+            line: line.no,
+        });
+    }
+    if out.is_empty() {
+        return Err(src.err(
+            first,
+            0,
+            invalid("the file defines no scramble: expected at least one `Scramble`, `ScrambleAlg` or `RandomScramble` block"),
+        ));
+    }
+    Ok(out)
+}

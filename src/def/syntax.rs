@@ -1,0 +1,409 @@
+//! The grammar of both file kinds: lexed lines grouped into commands and their
+//! `... End` bodies, with positions kept for messages. Nothing here knows a puzzle; the
+//! meaning (set sizes, move names, ranges) is checked by `definition` and `scramble`.
+//!
+//! ksolve+ reads its files word by word; we read them line by line, which is what every
+//! real file does anyway and lets errors name the line where a vector is too short.
+//! The one rule this adds: a vector goes on one line.
+
+use super::error::{DefError, ErrorKind};
+use super::lex::{looks_numeric, Line, Source};
+
+/// Commands of a definition file.
+pub(crate) const DEF_COMMANDS: &[&str] = &[
+    "Name",
+    "Set",
+    "Solved",
+    "Move",
+    "Ignore",
+    "Block",
+    "ForbiddenPairs",
+    "ForbiddenGroups",
+    "Multiplicators",
+    "ParallelMoves",
+    "MoveLimits",
+];
+
+/// Commands of a scramble file.
+pub(crate) const SCRAMBLE_COMMANDS: &[&str] = &[
+    "Scramble",
+    "ScrambleAlg",
+    "RandomScramble",
+    "MaxDepth",
+    "Slack",
+    "QTM",
+    "HTM",
+    "MoveLimits",
+];
+
+/// Whether a word is a command of either language, or `End`. Such words cannot name a
+/// set or a move, since they would be read as the start or end of a command.
+pub(crate) fn is_reserved(word: &str) -> bool {
+    word == "End" || DEF_COMMANDS.contains(&word) || SCRAMBLE_COMMANDS.contains(&word)
+}
+
+/// One set inside a position-like block: its name line and the vector lines after it
+/// (permutation then orientation; for `Block`, the piece list).
+#[derive(Debug)]
+pub(crate) struct Section<'a> {
+    pub name: &'a Line,
+    pub rows: Vec<&'a Line>,
+}
+
+/// A command of a definition file.
+#[derive(Debug)]
+pub(crate) enum DefItem<'a> {
+    Name(&'a Line),
+    Set(&'a Line),
+    Solved(&'a Line, Vec<Section<'a>>),
+    Move(&'a Line, Vec<Section<'a>>),
+    Ignore(&'a Line, Vec<Section<'a>>),
+    Block(&'a Line, Vec<Section<'a>>),
+    /// `ForbiddenPairs` (`groups` false) or `ForbiddenGroups`, with their rows.
+    Forbidden {
+        line: &'a Line,
+        groups: bool,
+        rows: Vec<&'a Line>,
+    },
+    /// A command that is accepted and skipped: `Multiplicators`, `ParallelMoves`, and
+    /// `MoveLimits` (which ksolve+ moved to the scramble file).
+    Skipped(&'a Line),
+}
+
+/// A command of a scramble file.
+#[derive(Debug)]
+pub(crate) enum ScrItem<'a> {
+    Scramble(&'a Line, Vec<Section<'a>>),
+    Alg(&'a Line, Vec<&'a Line>),
+    Random(&'a Line),
+    /// `MaxDepth` or `Slack`, with their number still to read.
+    Setting(&'a Line),
+    /// `QTM` (true) or `HTM`.
+    Metric(bool),
+    MoveLimits(Vec<&'a Line>),
+}
+
+fn invalid(msg: impl Into<String>) -> ErrorKind {
+    ErrorKind::Invalid(msg.into())
+}
+
+/// Requires a command line to have exactly `n` words after the command.
+fn arity(src: &Source, line: &Line, n: usize, expected: &str) -> Result<(), DefError> {
+    let found = line.toks.len() - 1;
+    if found == n {
+        return Ok(());
+    }
+    let at = if found > n { n + 1 } else { found + 1 };
+    let what = if found > n {
+        format!("unexpected `{}`", line.toks[at].s)
+    } else {
+        "a missing argument".to_string()
+    };
+    Err(src.err(
+        line,
+        at,
+        invalid(format!(
+            "{what} in `{}`: expected `{expected}`",
+            line.first()
+        )),
+    ))
+}
+
+/// Reads the lines of a block up to its `End`, leaving `pos` after the `End`. A line
+/// that starts with a command before any `End` means the `End` is missing.
+fn body<'a>(src: &'a Source, pos: &mut usize, opener: &'a Line) -> Result<Vec<&'a Line>, DefError> {
+    let title = match opener.toks.get(1) {
+        Some(_) => format!("{} {}", opener.first(), opener.rest()),
+        None => opener.first().to_string(),
+    };
+    let mut out = Vec::new();
+    loop {
+        let Some(line) = src.lines.get(*pos) else {
+            return Err(src.err(
+                opener,
+                0,
+                ErrorKind::MissingEnd {
+                    block: title,
+                    line: opener.no,
+                    before: "before the end of the file".into(),
+                },
+            ));
+        };
+        *pos += 1;
+        let first = line.first();
+        if first == "End" {
+            if line.toks.len() > 1 {
+                return Err(src.err(
+                    line,
+                    1,
+                    invalid(format!(
+                        "unexpected `{}` after `End`: expected `End` alone on its line",
+                        line.toks[1].s
+                    )),
+                ));
+            }
+            return Ok(out);
+        }
+        if is_reserved(first) {
+            return Err(src.err(
+                opener,
+                0,
+                ErrorKind::MissingEnd {
+                    block: title,
+                    line: opener.no,
+                    before: format!("before `{first}` at line {}", line.no),
+                },
+            ));
+        }
+        out.push(line);
+    }
+}
+
+/// Groups the body of a position-like block into sets: a set name alone on its line,
+/// then up to `max_rows` vector lines. `rows_what` names those lines for messages.
+fn sections<'a>(
+    src: &Source,
+    body: Vec<&'a Line>,
+    max_rows: usize,
+    rows_what: &str,
+) -> Result<Vec<Section<'a>>, DefError> {
+    let mut out: Vec<Section<'a>> = Vec::new();
+    let mut i = 0;
+    while i < body.len() {
+        let line = body[i];
+        if looks_numeric(line.first()) {
+            let msg = match out.last() {
+                None => "a vector before any set name: expected a set name alone on its line, then its vectors".to_string(),
+                Some(s) => format!(
+                    "one vector line too many for set `{}`: expected {rows_what}, each on one line, then another set name or `End`",
+                    s.name.first()
+                ),
+            };
+            return Err(src.err(line, 0, invalid(msg)));
+        }
+        if line.toks.len() > 1 {
+            return Err(src.err(
+                line,
+                1,
+                invalid(format!(
+                    "unexpected `{}` after set name `{}`: expected the set name alone on its line, its vectors on the next lines",
+                    line.toks[1].s,
+                    line.first()
+                )),
+            ));
+        }
+        i += 1;
+        let mut rows = Vec::new();
+        while i < body.len() && rows.len() < max_rows && looks_numeric(body[i].first()) {
+            rows.push(body[i]);
+            i += 1;
+        }
+        if rows.is_empty() {
+            return Err(src.err(
+                line,
+                1,
+                invalid(format!(
+                    "set `{}` has no vector: expected {rows_what} on the lines after its name",
+                    line.first()
+                )),
+            ));
+        }
+        out.push(Section { name: line, rows });
+    }
+    Ok(out)
+}
+
+/// The hint added to an unknown command that belongs to the other file kind.
+fn other_kind_hint(word: &str, def: bool) -> String {
+    let other = if def { SCRAMBLE_COMMANDS } else { DEF_COMMANDS };
+    if other.contains(&word) {
+        let kind = if def { "scramble" } else { "definition" };
+        format!(" (`{word}` belongs in a {kind} file)")
+    } else if word.eq_ignore_ascii_case("end") || word == "End" {
+        " (an `End` with no command to close)".to_string()
+    } else {
+        String::new()
+    }
+}
+
+const DEF_EXPECTED: &str =
+    "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups";
+const SCR_EXPECTED: &str =
+    "Scramble, ScrambleAlg, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits";
+
+/// Checks the word that names a set or move in a command line.
+fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
+    let name = &line.toks[1].s;
+    if is_reserved(name) {
+        return Err(src.err(
+            line,
+            1,
+            invalid(format!(
+                "`{name}` cannot name a {what}: it is a command word; expected another name"
+            )),
+        ));
+    }
+    if looks_numeric(name) {
+        return Err(src.err(
+            line,
+            1,
+            invalid(format!(
+                "`{name}` cannot name a {what}: names starting with a digit, sign or `?` read as vectors; expected a name starting with a letter"
+            )),
+        ));
+    }
+    if what == "move" && name.ends_with('*') {
+        return Err(src.err(
+            line,
+            1,
+            invalid(format!(
+                "`{name}` cannot name a move: a final `*` means \"all powers\" in MoveLimits; expected a name without it"
+            )),
+        ));
+    }
+    Ok(())
+}
+
+/// Parses a definition file into commands.
+pub(crate) fn def_items(src: &Source) -> Result<Vec<DefItem<'_>>, DefError> {
+    let mut items = Vec::new();
+    let mut pos = 0;
+    while let Some(line) = src.lines.get(pos) {
+        pos += 1;
+        let item = match line.first() {
+            "Name" => DefItem::Name(line),
+            "Set" => {
+                arity(src, line, 3, "Set NAME PIECES ORIENTATIONS")?;
+                check_name(src, line, "set")?;
+                DefItem::Set(line)
+            }
+            "Solved" => {
+                arity(src, line, 0, "Solved")?;
+                let b = body(src, &mut pos, line)?;
+                DefItem::Solved(
+                    line,
+                    sections(src, b, 2, "a permutation and optionally an orientation")?,
+                )
+            }
+            "Move" => {
+                if line.toks.len() == 3 && line.toks[2].s == "noinverse" {
+                    // Our extension: a move that only turns one way.
+                } else {
+                    arity(src, line, 1, "Move NAME` or `Move NAME noinverse")?;
+                }
+                check_name(src, line, "move")?;
+                let b = body(src, &mut pos, line)?;
+                DefItem::Move(
+                    line,
+                    sections(src, b, 2, "a permutation and optionally an orientation")?,
+                )
+            }
+            "Ignore" => {
+                arity(src, line, 0, "Ignore")?;
+                let b = body(src, &mut pos, line)?;
+                DefItem::Ignore(
+                    line,
+                    sections(
+                        src,
+                        b,
+                        2,
+                        "a permutation mask and optionally an orientation mask",
+                    )?,
+                )
+            }
+            "Block" => {
+                arity(src, line, 0, "Block")?;
+                let b = body(src, &mut pos, line)?;
+                DefItem::Block(line, sections(src, b, 1, "one line of piece numbers")?)
+            }
+            "ForbiddenPairs" | "ForbiddenGroups" => {
+                arity(src, line, 0, line.first())?;
+                let rows = body(src, &mut pos, line)?;
+                DefItem::Forbidden {
+                    line,
+                    groups: line.first() == "ForbiddenGroups",
+                    rows,
+                }
+            }
+            "Multiplicators" | "ParallelMoves" | "MoveLimits" => {
+                body(src, &mut pos, line)?;
+                DefItem::Skipped(line)
+            }
+            other => {
+                return Err(src.err(
+                    line,
+                    0,
+                    ErrorKind::UnknownCommand {
+                        found: other.to_string(),
+                        expected: DEF_EXPECTED,
+                        hint: other_kind_hint(other, true),
+                    },
+                ))
+            }
+        };
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// Parses a scramble file into commands.
+pub(crate) fn scramble_items(src: &Source) -> Result<Vec<ScrItem<'_>>, DefError> {
+    let mut items = Vec::new();
+    let mut pos = 0;
+    while let Some(line) = src.lines.get(pos) {
+        pos += 1;
+        let item = match line.first() {
+            "Scramble" => {
+                let b = body(src, &mut pos, line)?;
+                ScrItem::Scramble(
+                    line,
+                    sections(src, b, 2, "a permutation and optionally an orientation")?,
+                )
+            }
+            "ScrambleAlg" => ScrItem::Alg(line, body(src, &mut pos, line)?),
+            "RandomScramble" => {
+                let b = body(src, &mut pos, line)?;
+                if let Some(extra) = b.first() {
+                    return Err(src.err(
+                        extra,
+                        0,
+                        invalid(format!(
+                            "unexpected `{}` in `RandomScramble`: expected `End` right after the name",
+                            extra.first()
+                        )),
+                    ));
+                }
+                ScrItem::Random(line)
+            }
+            "MaxDepth" => {
+                arity(src, line, 1, "MaxDepth NUMBER")?;
+                ScrItem::Setting(line)
+            }
+            "Slack" => {
+                arity(src, line, 1, "Slack NUMBER")?;
+                ScrItem::Setting(line)
+            }
+            "QTM" | "HTM" => {
+                arity(src, line, 0, line.first())?;
+                ScrItem::Metric(line.first() == "QTM")
+            }
+            "MoveLimits" => {
+                arity(src, line, 0, "MoveLimits")?;
+                ScrItem::MoveLimits(body(src, &mut pos, line)?)
+            }
+            other => {
+                return Err(src.err(
+                    line,
+                    0,
+                    ErrorKind::UnknownCommand {
+                        found: other.to_string(),
+                        expected: SCR_EXPECTED,
+                        hint: other_kind_hint(other, false),
+                    },
+                ))
+            }
+        };
+        items.push(item);
+    }
+    Ok(items)
+}

@@ -2,6 +2,7 @@
 //! forms, progress drawing, printing and exit codes. This is the only code that prints.
 
 mod progress;
+mod solve;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -26,7 +27,10 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {}
+enum Command {
+    /// Solve every scramble of a scramble file optimally (ksolve+'s `ksolve DEF SCR`).
+    Solve(solve::SolveArgs),
+}
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
 /// definition file.
@@ -82,7 +86,9 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
-    match cli.command {}
+    match cli.command {
+        Command::Solve(args) => solve::run(args),
+    }
 }
 
 #[cfg(test)]

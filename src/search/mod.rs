@@ -141,6 +141,12 @@ enum Item {
 struct Worker<'c, 'a> {
     ctx: &'c Ctx<'a>,
     states: Vec<u32>,
+    /// Children of the node at each level (`nm` rows per level), their moves, the cost
+    /// left after them, and scratch for their table values.
+    kids: Vec<u32>,
+    kmove: Vec<u16>,
+    kleft: Vec<u32>,
+    h: Vec<u32>,
     path: Vec<u16>,
     counts: Vec<u32>,
     nodes: u64,
@@ -155,6 +161,10 @@ impl<'c, 'a> Worker<'c, 'a> {
         Worker {
             ctx,
             states,
+            kids: vec![0; (levels + 1) * ctx.nm * ctx.width],
+            kmove: vec![0; (levels + 1) * ctx.nm],
+            kleft: vec![0; (levels + 1) * ctx.nm],
+            h: vec![0; ctx.nm],
             path: Vec::with_capacity(levels),
             counts: vec![0; ctx.limit_max.len()],
             nodes: 0,
@@ -215,17 +225,10 @@ impl<'c, 'a> Worker<'c, 'a> {
         legal: u128,
     ) -> Option<u32> {
         let ctx = self.ctx;
-        if !ctx.allowed[prev * ctx.nm + m] {
+        if !self.may_try(remaining, prev, m, legal) {
             return None;
         }
         let cost = ctx.cost[m];
-        if cost > remaining || (legal >> ctx.base[m]) & 1 == 0 {
-            return None;
-        }
-        let mask = ctx.limit_mask[m];
-        if mask != 0 && !self.limits_allow(mask) {
-            return None;
-        }
         self.advance(level, m);
         self.nodes += 1;
         let left = remaining - cost;
@@ -269,7 +272,23 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
     }
 
+    /// Whether move `m` may be made from a node (reached by `prev`, with `remaining`
+    /// cost left and block-legal base moves `legal`), before looking at the child.
+    #[inline]
+    fn may_try(&self, remaining: u32, prev: usize, m: usize, legal: u128) -> bool {
+        let ctx = self.ctx;
+        ctx.allowed[prev * ctx.nm + m]
+            && ctx.cost[m] <= remaining
+            && (legal >> ctx.base[m]) & 1 == 1
+            && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
+    }
+
     /// Every solution below the node at `level` with exactly `remaining` cost left.
+    ///
+    /// All children of a node are made first, then pruned one table at a time over
+    /// all of them: the table reads of different children are independent, so their
+    /// cache misses overlap instead of queueing one behind the other. Survivors keep
+    /// their move order, so solutions come out in ksolve+'s order.
     fn dfs(&mut self, level: usize, remaining: u32, prev: usize) {
         if remaining == 0 {
             if self.is_goal(level) {
@@ -277,15 +296,59 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             return;
         }
+        let ctx = self.ctx;
+        let (nm, w) = (ctx.nm, ctx.width);
         let legal = self.legal(level);
-        for m in 0..self.ctx.nm {
-            if let Some(left) = self.try_move(level, remaining, prev, m, legal) {
-                self.push(m);
-                self.dfs(level + 1, left, m);
-                self.pop();
-                if self.found.len() >= self.cap {
-                    return;
+        let kbase = level * nm;
+        let mut alive = 0;
+        for m in 0..nm {
+            if !self.may_try(remaining, prev, m, legal) {
+                continue;
+            }
+            let k = kbase + alive;
+            let cur = &self.states[level * w..(level + 1) * w];
+            let row = &mut self.kids[k * w..(k + 1) * w];
+            for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
+                *r = t[c as usize * nm + m];
+            }
+            self.kmove[k] = m as u16;
+            self.kleft[k] = remaining - ctx.cost[m];
+            alive += 1;
+        }
+        self.nodes += alive as u64;
+        for (slots, t) in &ctx.prune {
+            if alive == 0 {
+                return;
+            }
+            for i in 0..alive {
+                let row = &self.kids[(kbase + i) * w..(kbase + i + 1) * w];
+                let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
+                self.h[i] = t.get(idx);
+            }
+            let mut kept = 0;
+            for i in 0..alive {
+                if self.h[i] <= self.kleft[kbase + i] {
+                    if kept != i {
+                        let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
+                        self.kids.copy_within(b..b + w, a);
+                        self.kmove[kbase + kept] = self.kmove[kbase + i];
+                        self.kleft[kbase + kept] = self.kleft[kbase + i];
+                    }
+                    kept += 1;
                 }
+            }
+            alive = kept;
+        }
+        for i in 0..alive {
+            let k = kbase + i;
+            let next = (level + 1) * w;
+            self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
+            let m = self.kmove[k] as usize;
+            self.push(m);
+            self.dfs(level + 1, self.kleft[k], m);
+            self.pop();
+            if self.found.len() >= self.cap {
+                return;
             }
         }
     }

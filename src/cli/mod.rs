@@ -1,6 +1,7 @@
 //! The command-line layer: argument parsing (clap), the ksolve+-compatible argument
 //! forms, progress drawing, printing and exit codes. This is the only code that prints.
 
+mod check;
 mod progress;
 mod solve;
 
@@ -28,6 +29,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Validate a definition (and a scramble file) and summarize what ksolve read.
+    Check(check::CheckArgs),
     /// Solve every scramble of a scramble file optimally (ksolve+'s `ksolve DEF SCR`).
     Solve(solve::SolveArgs),
 }
@@ -87,6 +90,7 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
+        Command::Check(args) => check::run(args),
         Command::Solve(args) => solve::run(args),
     }
 }

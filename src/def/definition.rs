@@ -35,7 +35,16 @@ pub(crate) fn number_in(
                 },
             ))
         }
-        Err(EntryError::TooLarge) => u64::MAX,
+        Err(EntryError::TooLarge) => {
+            return Err(src.err(
+                line,
+                tok,
+                ErrorKind::TooLarge {
+                    found: word.clone(),
+                    max,
+                },
+            ))
+        }
     };
     if v > max {
         return Err(src.err(

@@ -116,25 +116,14 @@ pub(crate) fn lex(bytes: &[u8], file: &str, what: &'static str) -> Result<Source
         };
         rest = next;
         let text = String::from_utf8_lossy(raw).into_owned();
-        // A NUL byte anywhere, even in a comment, means this is no text file at all.
-        if let Some(at) = text.find('\0') {
-            let col = text[..at].chars().count() + 1;
-            return Err(DefError::new(
-                file,
-                no,
-                col,
-                &text,
-                ErrorKind::Binary { byte: 0, what },
-            ));
-        }
+        // A NUL byte anywhere, even in a comment, means this is no text file at all;
+        // other control characters are only refused where they would be read.
         let trimmed = text.trim_start_matches(is_blank);
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        if let Some((at, c)) = text
+        let comment = trimmed.is_empty() || trimmed.starts_with('#');
+        let bad = text
             .char_indices()
-            .find(|&(_, c)| c.is_control() && !is_blank(c))
-        {
+            .find(|&(_, c)| c == '\0' || (!comment && c.is_control() && !is_blank(c)));
+        if let Some((at, c)) = bad {
             let col = text[..at].chars().count() + 1;
             return Err(DefError::new(
                 file,
@@ -146,6 +135,9 @@ pub(crate) fn lex(bytes: &[u8], file: &str, what: &'static str) -> Result<Source
                     what,
                 },
             ));
+        }
+        if comment {
+            continue;
         }
         let toks = match words(&text) {
             Ok((_, ws)) => ws

@@ -1,0 +1,306 @@
+//! The puzzle and scramble files we ship: each passes `ksolve check`, each move has the
+//! order its geometry says, each puzzle generates the group of the published size, and
+//! known sequences give the known positions.
+
+use assert_cmd::Command;
+use ksolve::def::{load_puzzle, load_scrambles, parse_scrambles};
+use ksolve::puzzle::{Puzzle, ScrambleSource, State};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn puzzle(name: &str) -> Puzzle {
+    let (p, warnings) =
+        load_puzzle(root().join("puzzles").join(name)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(warnings.is_empty(), "{name}: {warnings:?}");
+    p
+}
+
+/// Every shipped definition, and the scramble file of the same name beside it in
+/// `scrambles/`, passes `ksolve check`.
+#[test]
+fn every_shipped_file_passes_check() {
+    let mut defs: Vec<PathBuf> = std::fs::read_dir(root().join("puzzles"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "def"))
+        .collect();
+    defs.sort();
+    assert!(defs.len() >= 8, "{defs:?}");
+    let mut with_scrambles = 0;
+    for def in &defs {
+        let stem = def.file_stem().unwrap().to_str().unwrap();
+        let scr = root().join("scrambles").join(format!("{stem}.txt"));
+        let mut cmd = Command::cargo_bin("ksolve").unwrap();
+        cmd.arg("check").arg(def);
+        if scr.exists() {
+            cmd.arg(&scr);
+            with_scrambles += 1;
+        }
+        cmd.assert().success().stderr("");
+    }
+    // Every scramble file belongs to a puzzle.
+    let scrambles = std::fs::read_dir(root().join("scrambles")).unwrap().count();
+    assert_eq!(scrambles, with_scrambles);
+}
+
+#[test]
+fn moves_have_the_orders_of_their_geometry() {
+    for (file, order, count) in [
+        ("2x2x2.def", 4, 3),
+        ("3x3x3.def", 4, 6),
+        ("3x3x3_ll.def", 4, 6),
+        ("3x3x3_bandaged.def", 4, 6),
+        ("pyraminx.def", 3, 4),
+        ("skewb.def", 3, 4),
+        ("megaminx.def", 5, 12),
+        ("4x4x4_centres.def", 4, 12),
+    ] {
+        let p = puzzle(file);
+        assert_eq!(p.base_moves.len(), count, "{file}");
+        for m in &p.base_moves {
+            assert_eq!(m.order, order, "{file} {}", m.name);
+            assert!(!m.directed);
+        }
+        assert_eq!(p.moves.len(), count * (order as usize - 1), "{file}");
+    }
+    let d = puzzle("2x2x2_directed.def");
+    assert!(d.base_moves.iter().all(|m| m.directed && m.order == 4));
+    assert_eq!(d.moves.len(), 3);
+    let u = d.move_by_name("U").unwrap();
+    assert!(d.canonical_successor(u, u));
+}
+
+/// Applies a `ScrambleAlg` written as text.
+fn alg_state(p: &Puzzle, alg: &str) -> State {
+    let text = format!("ScrambleAlg a\n{alg}\nEnd\n");
+    let v = parse_scrambles(text.as_bytes(), "alg", p).unwrap_or_else(|e| panic!("{e}"));
+    let ScrambleSource::Alg(seq) = &v[0].source else {
+        panic!("not an alg")
+    };
+    p.apply_sequence(&p.solved, seq)
+}
+
+#[test]
+fn superflip_flips_every_edge_in_place() {
+    let p = puzzle("3x3x3.def");
+    let s = alg_state(&p, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
+    assert_eq!(s.sets[0], p.solved.sets[0]);
+    assert_eq!(s.sets[1].perm, p.solved.sets[1].perm);
+    assert_eq!(s.sets[1].ori, vec![1; 12]);
+}
+
+#[test]
+fn known_sequences_give_known_positions() {
+    let p = puzzle("3x3x3.def");
+    // The T-permutation swaps URF with UBR and UL with UR, orienting nothing.
+    let t = alg_state(&p, "R U R' U' R' F R2 U' R' U' R U R' F'");
+    assert_eq!(t.sets[0].perm, [3, 1, 2, 0, 4, 5, 6, 7]);
+    assert_eq!(t.sets[1].perm, [0, 3, 2, 1, 4, 5, 6, 7, 8, 9, 10, 11]);
+    assert!(t.sets.iter().all(|s| s.ori.iter().all(|&o| o == 0)));
+    // The shipped T-perm scramble is that position.
+    let v = load_scrambles(root().join("scrambles/3x3x3.txt"), &p).unwrap();
+    let ScrambleSource::Position(target) = &v[2].source else {
+        panic!()
+    };
+    assert_eq!(target.state, t);
+    // R U R' U' six times is the identity; the Sune twists three corners clockwise.
+    let six = "R U R' U' ".repeat(6);
+    assert_eq!(alg_state(&p, &six), p.solved);
+    let sune = alg_state(&p, "R U R' U R U2 R'");
+    assert_eq!(sune.sets[0].ori, [1, 1, 1, 0, 0, 0, 0, 0]);
+    // On the Pyraminx a move and its inverse cancel, and a commutator leaves the
+    // centres alone.
+    let py = puzzle("pyraminx.def");
+    assert_eq!(alg_state(&py, "U U'"), py.solved);
+    let comm = alg_state(&py, "R U' R' U");
+    assert_eq!(comm.sets[1], py.solved.sets[1]);
+    // The bandaged cube refuses F while the bar sits at URF/UR.
+    let b = puzzle("3x3x3_bandaged.def");
+    let e = parse_scrambles(b"ScrambleAlg a\nF\nEnd\n", "s", &b).unwrap_err();
+    assert!(e.to_string().contains("blocked"), "{e}");
+}
+
+/// Group orders of the shipped puzzles by Schreier-Sims on the (piece, orientation)
+/// points. These sizes are the published ones (see the reference tables); the Megaminx
+/// size is 20!/2 * 30!/2 * 3^19 * 2^29.
+#[test]
+fn puzzles_generate_groups_of_the_published_sizes() {
+    let check = |file: &str, expected: &str| {
+        let p = puzzle(file);
+        assert_eq!(group_order(&p), expected, "{file}");
+    };
+    check("2x2x2.def", "3674160");
+    check("pyraminx.def", "933120");
+    check("skewb.def", "3149280");
+    check("3x3x3.def", "43252003274489856000");
+    if std::env::var_os("KSOLVE_SLOW_TESTS").is_some() {
+        check(
+            "megaminx.def",
+            "100669616553523347122516032313645505168688116411019768627200000000000",
+        );
+    }
+}
+
+type Perm = Vec<u16>;
+
+/// `a` then `b`.
+fn mul(a: &[u16], b: &[u16]) -> Perm {
+    a.iter().map(|&x| b[x as usize]).collect()
+}
+
+fn inv(a: &[u16]) -> Perm {
+    let mut r = vec![0; a.len()];
+    for (i, &x) in a.iter().enumerate() {
+        r[x as usize] = i as u16;
+    }
+    r
+}
+
+/// A base point, the generators of its stabilizer chain level and the transversal.
+struct Level {
+    base: usize,
+    gens: Vec<Perm>,
+    trans: HashMap<usize, Perm>,
+}
+
+struct Chain {
+    n: usize,
+    levels: Vec<Level>,
+}
+
+impl Chain {
+    fn identity(&self) -> Perm {
+        (0..self.n as u16).collect()
+    }
+
+    fn strip(&self, mut g: Perm, start: usize) -> (Perm, usize) {
+        for i in start..self.levels.len() {
+            let l = &self.levels[i];
+            match l.trans.get(&(g[l.base] as usize)) {
+                Some(u) => g = mul(&g, &inv(u)),
+                None => return (g, i),
+            }
+        }
+        let depth = self.levels.len();
+        (g, depth)
+    }
+
+    fn add_level(&mut self, h: &[u16]) {
+        let base = (0..self.n).find(|&p| h[p] as usize != p).unwrap();
+        let id = self.identity();
+        self.levels.push(Level {
+            base,
+            gens: Vec::new(),
+            trans: HashMap::from([(base, id)]),
+        });
+    }
+
+    /// Adds `h`, which stripped down to level `j`, to levels `from..=j` and completes them.
+    fn insert(&mut self, h: Perm, from: usize, j: usize) {
+        if j == self.levels.len() {
+            self.add_level(&h);
+        }
+        for l in from..=j {
+            self.levels[l].gens.push(h.clone());
+        }
+        for l in (from..=j).rev() {
+            self.complete(l);
+        }
+    }
+
+    /// Recomputes level `i`'s orbit and sifts its Schreier generators.
+    fn complete(&mut self, i: usize) {
+        let base = self.levels[i].base;
+        let mut trans = HashMap::from([(base, self.identity())]);
+        let mut queue = vec![base];
+        let mut q = 0;
+        while q < queue.len() {
+            let x = queue[q];
+            q += 1;
+            for s in &self.levels[i].gens {
+                let y = s[x] as usize;
+                if !trans.contains_key(&y) {
+                    let u = mul(&trans[&x], s);
+                    trans.insert(y, u);
+                    queue.push(y);
+                }
+            }
+        }
+        self.levels[i].trans = trans;
+        let id = self.identity();
+        for x in queue {
+            let gens = self.levels[i].gens.clone();
+            for s in gens {
+                let t = &self.levels[i].trans;
+                let y = s[x] as usize;
+                let sg = mul(&mul(&t[&x], &s), &inv(&t[&y]));
+                let (h, j) = self.strip(sg, i + 1);
+                if h != id {
+                    self.insert(h, i + 1, j);
+                }
+            }
+        }
+    }
+}
+
+/// The number of reachable positions, as a decimal string (it can pass `u128`).
+fn group_order(p: &Puzzle) -> String {
+    let mut offsets = Vec::new();
+    let mut n = 0;
+    for s in &p.sets {
+        offsets.push(n);
+        n += s.size * s.orientations as usize;
+    }
+    let gens: Vec<Perm> = p
+        .base_moves
+        .iter()
+        .map(|m| {
+            let mut img = vec![0u16; n];
+            for (k, s) in p.sets.iter().enumerate() {
+                let o = s.orientations as usize;
+                let e = &m.effect.sets[k];
+                for i in 0..s.size {
+                    let j = e.perm[i] as usize;
+                    for t in 0..o {
+                        let to = (t + e.ori[i] as usize) % o;
+                        img[offsets[k] + j * o + t] = (offsets[k] + i * o + to) as u16;
+                    }
+                }
+            }
+            img
+        })
+        .collect();
+    let mut chain = Chain {
+        n,
+        levels: Vec::new(),
+    };
+    for g in gens {
+        let (h, j) = chain.strip(g, 0);
+        if h != chain.identity() {
+            chain.insert(h, 0, j);
+        }
+    }
+    // Multiply the orbit sizes in base 10^9.
+    let mut digits: Vec<u64> = vec![1];
+    for l in &chain.levels {
+        let mut carry = 0u64;
+        for d in digits.iter_mut() {
+            let v = *d * l.trans.len() as u64 + carry;
+            *d = v % 1_000_000_000;
+            carry = v / 1_000_000_000;
+        }
+        while carry > 0 {
+            digits.push(carry % 1_000_000_000);
+            carry /= 1_000_000_000;
+        }
+    }
+    let mut s = digits.last().unwrap().to_string();
+    for d in digits.iter().rev().skip(1) {
+        s.push_str(&format!("{d:09}"));
+    }
+    s
+}

@@ -73,3 +73,17 @@ fn quarter_turn_metric() {
         "QTM\nMaxDepth 7\nSlack 1\nScrambleAlg quarter\nR U2 F'\nEnd\n",
     );
 }
+
+#[test]
+fn directed_moves_turn_one_way_only() {
+    let def = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/2x2x2_directed.def"
+    ))
+    .unwrap();
+    let lengths = agree(
+        &def,
+        "MaxDepth 6\nSlack 1\nScrambleAlg back\nR\nEnd\nScrambleAlg two\nU R\nEnd\n",
+    );
+    assert_eq!(lengths[0][0], 3);
+}

@@ -25,6 +25,11 @@ use std::collections::HashMap;
 /// than reading a file.
 const CACHE_MOVE_TABLES_FROM: u64 = 1 << 16;
 
+/// Bumped whenever the contents a given set of parameters produces change (a new
+/// coordinate layout, a fixed table builder), so that files built by an older ksolve
+/// are rebuilt rather than trusted. Part of every table's key.
+const CONTENTS_VERSION: u8 = 2;
+
 /// Index of a component in a [`Tables`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CompId(pub usize);
@@ -82,7 +87,8 @@ impl Tables {
         if entries < CACHE_MOVE_TABLES_FROM {
             c.build_table(puzzle);
         } else {
-            let mut params = b"move".to_vec();
+            let mut params = vec![CONTENTS_VERSION];
+            params.extend_from_slice(b"move");
             params.extend_from_slice(&spec.key_bytes());
             let name = format!(
                 "mt-{}-{}-{:08x}",
@@ -163,7 +169,8 @@ impl Tables {
         let comps: Vec<&Component> = ids.iter().map(|&id| self.comp(id)).collect();
         let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
         let allow_bytes = planned.len <= self.budget / 8;
-        let mut params = b"prune".to_vec();
+        let mut params = vec![CONTENTS_VERSION];
+        params.extend_from_slice(b"prune");
         params.push(metric as u8);
         params.push(allow_bytes as u8);
         for c in &planned.comps {

@@ -265,17 +265,41 @@ fn bfs(
     let minor = comps[k - 1];
     let minor_n = minor.count as usize;
     let majors = (len / minor_n as u64) as usize;
-    let major_comps = &comps[..k - 1];
     let major_sizes = &sizes[..k - 1];
     let major_strides: Vec<u64> = strides[..k - 1]
         .iter()
         .map(|s| s / minor_n as u64)
         .collect();
-    // Backward expansion needs every move's inverse in the move set with the same cost.
+    // A table holds distances *to* the goal, so forward expansion from the goal walks
+    // moves backwards: from x to every y with y * m = x. When every move's inverse is a
+    // move of the same cost (no directed moves) that is the same as walking forwards;
+    // otherwise each component gets the inverse of its move table. Backward expansion
+    // ("is some x * m at depth d?") always uses the forward tables.
     let invertible = puzzle
         .base_moves
         .iter()
         .all(|b| !b.directed || b.order <= 2);
+    let inverses: Vec<Vec<u32>> = if invertible {
+        Vec::new()
+    } else {
+        comps
+            .iter()
+            .map(|c| {
+                let mut inv = vec![0u32; c.table.len()];
+                for (i, &to) in c.table.iter().enumerate() {
+                    let (v, m) = (i / nm, i % nm);
+                    inv[to as usize * nm + m] = v as u32;
+                }
+                inv
+            })
+            .collect()
+    };
+    let forward: Vec<&[u32]> = comps.iter().map(|c| c.table.as_slice()).collect();
+    let towards_goal: Vec<&[u32]> = if invertible {
+        forward.clone()
+    } else {
+        inverses.iter().map(|v| v.as_slice()).collect()
+    };
 
     let table: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNREACHED)).collect();
     // Every tuple of goal values is a source at depth 0.
@@ -330,7 +354,9 @@ fn bfs(
             break;
         }
         let unknown = table.par_iter().filter(|e| e.load(Relaxed) > d).count() as u64;
-        let backward = invertible && at_d > unknown / 3;
+        let backward = at_d > unknown / 3;
+        let tabs = if backward { &forward } else { &towards_goal };
+        let minor_table = tabs[k - 1];
         let newly = AtomicU64::new(0);
         (0..majors).into_par_iter().with_min_len(16).for_each_init(
             || (vec![0u32; k.saturating_sub(1)], vec![0usize; nm]),
@@ -348,11 +374,11 @@ fn bfs(
                 }
                 decode_major(j, vals);
                 for (m, t) in targets.iter_mut().enumerate() {
-                    *t = major_comps
+                    *t = tabs[..k - 1]
                         .iter()
                         .zip(vals.iter())
                         .zip(&major_strides)
-                        .map(|((c, &v), &s)| c.table[v as usize * nm + m] as u64 * s)
+                        .map(|((tab, &v), &s)| tab[v as usize * nm + m] as u64 * s)
                         .sum::<u64>() as usize
                         * minor_n;
                 }
@@ -368,7 +394,7 @@ fn bfs(
                             if nd >= best {
                                 continue;
                             }
-                            let t = targets[m] + minor.table[v * nm + m] as usize;
+                            let t = targets[m] + minor_table[v * nm + m] as usize;
                             if table[t].load(Relaxed) == d {
                                 best = nd;
                                 if nd == d + 1 {
@@ -391,7 +417,7 @@ fn bfs(
                         }
                         for m in 0..nm {
                             let nd = d + costs[m] as u8;
-                            let t = targets[m] + minor.table[v * nm + m] as usize;
+                            let t = targets[m] + minor_table[v * nm + m] as usize;
                             let cur = table[t].load(Relaxed);
                             if cur > nd {
                                 let before = table[t].fetch_min(nd, Relaxed);

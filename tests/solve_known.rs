@@ -70,3 +70,31 @@ fn optimal_lengths_match_breadth_first_search() {
         }
     }
 }
+
+/// The shipped Pyraminx (without tips) in one table of edges and centres is God's
+/// algorithm: its counts per depth are the published ones (Jaap's puzzle pages).
+#[test]
+fn pyraminx_table_counts_gods_numbers() {
+    use ksolve::table::prune::PruneTable;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/pyraminx.def");
+    let p = ksolve::def::load_puzzle(path).unwrap().0;
+    let mut tables = Tables::new(TableCache::in_memory(), 1 << 30);
+    let mut specs = Vec::new();
+    for set in 0..p.sets.len() {
+        specs.extend(ksolve::table::plan::perm_specs(&p, set, None));
+        specs.extend(ksolve::table::plan::ori_spec(&p, set));
+    }
+    let ids: Vec<_> = specs
+        .iter()
+        .map(|s| tables.component(&p, s, &Silent).unwrap())
+        .collect();
+    let comps: Vec<_> = ids.iter().map(|&id| tables.comp(id)).collect();
+    let goals: Vec<Vec<u32>> = comps.iter().map(|c| c.goal_values(&p, None)).collect();
+    let t = PruneTable::build(&p, &comps, &goals, Metric::Htm, true, "pyraminx", &Silent);
+    let (counts, _) = t.histogram();
+    assert_eq!(
+        counts,
+        [1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467, 166276, 2457, 32]
+    );
+    assert_eq!(counts.iter().sum::<u64>(), 933_120);
+}

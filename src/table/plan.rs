@@ -30,8 +30,8 @@ pub struct PlannedTable {
 /// Move tables are kept under this many bytes each.
 const MAX_MOVE_TABLE_BYTES: u64 = 64 << 20;
 
-/// Tables smaller than this many entries are merged with each other.
-const MERGE_BELOW: u64 = 1 << 20;
+/// Two tables are merged when their product has at most this many entries (2 MiB).
+const MERGE_BELOW: u64 = 1 << 22;
 
 /// The largest number of values a component of this puzzle may have: its move table
 /// must fit [`MAX_MOVE_TABLE_BYTES`].

@@ -70,6 +70,9 @@ pub enum SearchError {
 pub struct Solver<'p> {
     puzzle: &'p Puzzle,
     tables: Tables,
+    /// `allowed[prev * nm + next]` from [`Puzzle::canonical_successor`], row `nm` for
+    /// the first move; computed once, since deciding commutation composes moves.
+    allowed: Vec<bool>,
 }
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
@@ -398,7 +401,19 @@ impl<'c, 'a> Worker<'c, 'a> {
 impl<'p> Solver<'p> {
     /// A solver for `puzzle` that builds or loads its tables in `tables`.
     pub fn new(puzzle: &'p Puzzle, tables: Tables) -> Solver<'p> {
-        Solver { puzzle, tables }
+        let nm = puzzle.moves.len();
+        let mut allowed = vec![true; (nm + 1) * nm];
+        for p in 0..nm {
+            for q in 0..nm {
+                allowed[p * nm + q] =
+                    puzzle.canonical_successor(MoveId(p as u16), MoveId(q as u16));
+            }
+        }
+        Solver {
+            puzzle,
+            tables,
+            allowed,
+        }
     }
 
     /// The tables built so far.
@@ -527,13 +542,7 @@ impl<'p> Solver<'p> {
             .collect();
 
         let nm = puzzle.moves.len();
-        let mut allowed = vec![true; (nm + 1) * nm];
-        for p in 0..nm {
-            for q in 0..nm {
-                allowed[p * nm + q] =
-                    puzzle.canonical_successor(MoveId(p as u16), MoveId(q as u16));
-            }
-        }
+        let allowed = self.allowed.clone();
         let limits = &settings.limits;
         let limit_mask: Vec<u64> = (0..nm)
             .map(|m| {

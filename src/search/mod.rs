@@ -688,7 +688,8 @@ fn search_bound(ctx: &Ctx, bound: u32, cap: usize) -> (Vec<Vec<u16>>, u64) {
         items.clear();
         top.nodes = 0;
         top.expand(0, bound, ctx.nm, split, &mut items);
-        if items.len() >= want || split + 2 >= levels {
+        // Enough prefixes, or the top of the tree is already costly: search what we have.
+        if items.len() >= want || split + 2 >= levels || top.nodes > 200_000 {
             break;
         }
         split += 1;

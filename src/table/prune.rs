@@ -301,6 +301,10 @@ fn bfs(
         inverses.iter().map(|v| v.as_slice()).collect()
     };
 
+    let unit_costs = costs.iter().all(|&c| c == 1);
+    // The depth after a move, kept below the unreached code (deeper entries are stored
+    // as 254, still a lower bound).
+    let step = |d: u8, cost: u32| d.saturating_add(cost.min(255) as u8).min(UNREACHED - 1);
     let table: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNREACHED)).collect();
     // Every tuple of goal values is a source at depth 0.
     let mut visited = 0u64;
@@ -382,6 +386,9 @@ fn bfs(
                         .sum::<u64>() as usize
                         * minor_n;
                 }
+                // Counters stay local to the block: shared atomics updated for every
+                // entry would bounce their cache line between the cores.
+                let (mut found, mut deepest) = (0u64, 0u8);
                 if backward {
                     for (v, e) in block.iter().enumerate() {
                         let cur = e.load(Relaxed);
@@ -390,7 +397,7 @@ fn bfs(
                         }
                         let mut best = cur;
                         for m in 0..nm {
-                            let nd = d + costs[m] as u8;
+                            let nd = step(d, costs[m]);
                             if nd >= best {
                                 continue;
                             }
@@ -404,10 +411,8 @@ fn bfs(
                         }
                         if best < cur {
                             e.store(best, Relaxed);
-                            max_assigned.fetch_max(best as u64, Relaxed);
-                            if cur == UNREACHED {
-                                newly.fetch_add(1, Relaxed);
-                            }
+                            deepest = deepest.max(best);
+                            found += (cur == UNREACHED) as u64;
                         }
                     }
                 } else {
@@ -416,18 +421,29 @@ fn bfs(
                             continue;
                         }
                         for m in 0..nm {
-                            let nd = d + costs[m] as u8;
+                            let nd = step(d, costs[m]);
                             let t = targets[m] + minor_table[v * nm + m] as usize;
                             let cur = table[t].load(Relaxed);
                             if cur > nd {
-                                let before = table[t].fetch_min(nd, Relaxed);
-                                if before == UNREACHED {
-                                    newly.fetch_add(1, Relaxed);
-                                }
-                                max_assigned.fetch_max(nd as u64, Relaxed);
+                                // With unit costs every write of this layer is d + 1, so
+                                // racing plain stores agree; otherwise keep the minimum.
+                                let before = if unit_costs {
+                                    table[t].store(nd, Relaxed);
+                                    cur
+                                } else {
+                                    table[t].fetch_min(nd, Relaxed)
+                                };
+                                found += (before == UNREACHED) as u64;
+                                deepest = deepest.max(nd);
                             }
                         }
                     }
+                }
+                if found > 0 {
+                    newly.fetch_add(found, Relaxed);
+                }
+                if deepest > 0 {
+                    max_assigned.fetch_max(deepest as u64, Relaxed);
                 }
             },
         );

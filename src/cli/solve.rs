@@ -106,6 +106,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
             ScrambleSource::Random => (random_state(&puzzle, &mut rng), vec![]),
         };
+        if !puzzle.blocks.is_empty() && ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {
+            // ksolve+ warns here too: which moves are legal depends on where the
+            // bandaged pieces are, and `?` leaves that to hints.
+            bars.warn(&format!(
+                "{}: the puzzle has blocks but the scramble has `?` permutations; blocks are \
+                 checked on the position with `?N` hints applied and bare `?` filled in order",
+                scramble.name
+            ));
+        }
         if !args.json && !matches!(scramble.source, ScrambleSource::Position(_)) {
             write!(out, "Scramble position:\n{}", format_state(&puzzle, &start))?;
         }

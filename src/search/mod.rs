@@ -20,7 +20,7 @@ pub mod random;
 use crate::progress::Progress;
 use crate::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, SolveSettings, State};
 use crate::table::comp::{CompError, CompKind, CompSpec};
-use crate::table::plan::{ori_spec, perm_specs};
+use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, PruneTable, INFINITE};
 use crate::table::{CompId, Tables};
 use rayon::prelude::*;
@@ -64,6 +64,11 @@ pub enum SearchError {
     Replay { moves: String },
     #[error("Block needs at most 128 base moves; this puzzle has {0}")]
     TooManyMoves(usize),
+    #[error(
+        "set {0} is too large to track orientations by position, and the scramble ignores \
+         a piece but not its twist: not supported"
+    )]
+    Unsupported(String),
 }
 
 /// A solver for one puzzle: its tables and the search.
@@ -453,8 +458,22 @@ impl<'p> Solver<'p> {
         // Components: what the goal test needs, then what the pruning tables read.
         let mut goal_specs: Vec<CompSpec> = Vec::new();
         for set in 0..puzzle.sets.len() {
-            goal_specs.extend(perm_specs(puzzle, set, ignore.get(set)));
-            goal_specs.extend(ori_spec(puzzle, set));
+            let (parts, ori) = set_specs(puzzle, set, ignore.get(set));
+            // Parts that carry orientations only see the orientation of pieces they
+            // track; a position whose piece is ignored but whose twist is not would go
+            // unchecked.
+            let pieces = parts
+                .iter()
+                .any(|p| matches!(p.kind, CompKind::Pieces { .. }));
+            if pieces {
+                if let Some(m) = ignore.get(set) {
+                    if m.perm.iter().zip(&m.ori).any(|(&p, &o)| p && !o) {
+                        return Err(SearchError::Unsupported(puzzle.sets[set].name.clone()));
+                    }
+                }
+            }
+            goal_specs.extend(parts);
+            goal_specs.extend(ori);
         }
         let mut goal_ids = Vec::new();
         for spec in &goal_specs {

@@ -35,6 +35,11 @@ pub enum CompKind {
     Ori { sum: Option<u8> },
     /// The position of one piece; the value is the position index.
     Pos,
+    /// The arrangement after relabelling, as `Perm`, together with the orientation of
+    /// every tracked piece (labels below `tracked`), listed in position order. Used for
+    /// sets whose orientation vector has too many values for one component: each part
+    /// then carries the orientations of its own pieces.
+    Pieces { relabel: Vec<u16>, tracked: u16 },
 }
 
 /// A component: a set and a facet of it.
@@ -61,6 +66,13 @@ impl CompSpec {
                 out.push(sum.map_or(255, |s| s));
             }
             CompKind::Pos => out.push(b'X'),
+            CompKind::Pieces { relabel, tracked } => {
+                out.push(b'K');
+                out.extend_from_slice(&tracked.to_le_bytes());
+                for &l in relabel {
+                    out.extend_from_slice(&l.to_le_bytes());
+                }
+            }
         }
         out
     }
@@ -81,6 +93,7 @@ impl CompSpec {
             }
             CompKind::Ori { .. } => "o".into(),
             CompKind::Pos => "x".into(),
+            CompKind::Pieces { tracked, .. } => format!("k{tracked}"),
         }
     }
 }
@@ -98,6 +111,14 @@ enum Coder {
         sum: Option<u8>,
     },
     Pos,
+    Pieces {
+        coord: PermCoord,
+        relabel: Vec<u16>,
+        tracked: u16,
+        n: u8,
+        /// n^(number of tracked pieces).
+        oris: u64,
+    },
 }
 
 /// Why a component could not be made.
@@ -138,6 +159,19 @@ pub fn spec_count(puzzle: &Puzzle, spec: &CompSpec) -> Result<u64, CoordError> {
             Ok(OriCoord::new(set.orientations.max(1), set.size, sum.is_some())?.count())
         }
         CompKind::Pos => Ok(set.size as u64),
+        CompKind::Pieces { relabel, tracked } => {
+            let labels: Vec<u16> = puzzle.solved.sets[spec.set]
+                .perm
+                .iter()
+                .map(|&l| relabel[l as usize])
+                .collect();
+            let t = labels.iter().filter(|&&l| l < *tracked).count() as u32;
+            let perms = PermCoord::new(&labels)?.count();
+            (set.orientations.max(1) as u64)
+                .checked_pow(t)
+                .and_then(|o| o.checked_mul(perms))
+                .ok_or_else(|| CoordError::TooLarge(format!("{} pieces'", set.size)))
+        }
     }
 }
 
@@ -168,11 +202,28 @@ impl Component {
                 sum: *sum,
             },
             CompKind::Pos => Coder::Pos,
+            CompKind::Pieces { relabel, tracked } => {
+                let labels: Vec<u16> = puzzle.solved.sets[spec.set]
+                    .perm
+                    .iter()
+                    .map(|&l| relabel[l as usize])
+                    .collect();
+                let t = labels.iter().filter(|&&l| l < *tracked).count() as u32;
+                let n = set.orientations.max(1);
+                Coder::Pieces {
+                    coord: PermCoord::new(&labels).map_err(err)?,
+                    relabel: relabel.clone(),
+                    tracked: *tracked,
+                    n,
+                    oris: (n as u64).checked_pow(t).unwrap_or(u64::MAX),
+                }
+            }
         };
         let count = match &coder {
             Coder::Perm { coord, .. } => coord.count(),
             Coder::Ori { coord, .. } => coord.count(),
             Coder::Pos => set.size as u64,
+            Coder::Pieces { coord, oris, .. } => coord.count().saturating_mul(*oris),
         };
         if count > MAX_COMPONENT_VALUES {
             return Err(CompError::TooLarge {
@@ -219,6 +270,31 @@ impl Component {
                 Some(Coord(coord.rank(&s.ori) as u32))
             }
             Coder::Pos => None,
+            Coder::Pieces {
+                coord,
+                relabel,
+                tracked,
+                n,
+                oris,
+            } => {
+                let mut labels = Vec::with_capacity(self.len);
+                for &l in &s.perm {
+                    labels.push(*relabel.get(l as usize)?);
+                }
+                let mut sorted = labels.clone();
+                sorted.sort_unstable();
+                let mut want = vec![0u16; self.len];
+                coord.unrank(0, &mut want);
+                if sorted != want {
+                    return None;
+                }
+                let ori = labels
+                    .iter()
+                    .zip(&s.ori)
+                    .filter(|(&l, _)| l < *tracked)
+                    .fold(0u64, |acc, (_, &o)| acc * *n as u64 + o as u64);
+                Some(Coord((coord.rank(&labels) * oris + ori) as u32))
+            }
         }
     }
 
@@ -234,6 +310,24 @@ impl Component {
                 }
             }
             Coder::Pos => {}
+            Coder::Pieces {
+                coord,
+                tracked,
+                n,
+                oris,
+                ..
+            } => {
+                coord.unrank(v as u64 / oris, &mut out.perm);
+                let mut r = v as u64 % oris;
+                for i in (0..self.len).rev() {
+                    if out.perm[i] < *tracked {
+                        out.ori[i] = (r % *n as u64) as u8;
+                        r /= *n as u64;
+                    } else {
+                        out.ori[i] = 0;
+                    }
+                }
+            }
         }
     }
 
@@ -243,6 +337,21 @@ impl Component {
             Coder::Perm { coord, .. } => coord.rank(&s.perm) as u32,
             Coder::Ori { coord, .. } => coord.rank(&s.ori) as u32,
             Coder::Pos => 0,
+            Coder::Pieces {
+                coord,
+                tracked,
+                n,
+                oris,
+                ..
+            } => {
+                let ori = s
+                    .perm
+                    .iter()
+                    .zip(&s.ori)
+                    .filter(|(&l, _)| l < *tracked)
+                    .fold(0u64, |acc, (_, &o)| acc * *n as u64 + o as u64);
+                (coord.rank(&s.perm) * oris + ori) as u32
+            }
         }
     }
 
@@ -308,20 +417,47 @@ impl Component {
         let mut out = Vec::new();
         match &self.coder {
             Coder::Perm { coord, relabel } => {
-                let labels: Vec<u16> = solved.perm.iter().map(|&l| relabel[l as usize]).collect();
-                let free: Vec<usize> = (0..self.len).filter(|&i| ignored(&mask, true, i)).collect();
-                let mut pool: Vec<u16> = free.iter().map(|&i| labels[i]).collect();
-                pool.sort_unstable();
-                let mut arr = labels.clone();
-                loop {
-                    for (k, &i) in free.iter().enumerate() {
-                        arr[i] = pool[k];
+                for_each_perm_goal(self.len, solved, relabel, &mask, |arr| {
+                    out.push(coord.rank(arr) as u32);
+                });
+            }
+            Coder::Pieces {
+                coord,
+                relabel,
+                tracked,
+                n,
+                oris,
+            } => {
+                for_each_perm_goal(self.len, solved, relabel, &mask, |arr| {
+                    let base = coord.rank(arr) * oris;
+                    // The tracked positions' orientations: solved where the mask keeps
+                    // them, anything where it ignores them.
+                    let slots: Vec<usize> = (0..arr.len()).filter(|&i| arr[i] < *tracked).collect();
+                    let mut digits = vec![0u8; slots.len()];
+                    loop {
+                        let ori = slots.iter().zip(&digits).fold(0u64, |acc, (&i, &d)| {
+                            let o = if ignored(&mask, false, i) {
+                                d
+                            } else {
+                                solved.ori[i]
+                            };
+                            acc * *n as u64 + o as u64
+                        });
+                        out.push((base + ori) as u32);
+                        let mut k = 0;
+                        while k < digits.len() {
+                            if ignored(&mask, false, slots[k]) && digits[k] + 1 < *n {
+                                digits[k] += 1;
+                                break;
+                            }
+                            digits[k] = 0;
+                            k += 1;
+                        }
+                        if k == digits.len() {
+                            break;
+                        }
                     }
-                    out.push(coord.rank(&arr) as u32);
-                    if !next_permutation(&mut pool) {
-                        break;
-                    }
-                }
+                });
             }
             Coder::Ori { coord, n, sum } => {
                 let free: Vec<usize> = (0..self.len)
@@ -361,6 +497,34 @@ impl Component {
         out.sort_unstable();
         out.dedup();
         out
+    }
+}
+
+/// Calls `f` with every relabelled arrangement that matches the solved one at the
+/// positions `mask` does not ignore (the ignored positions take every arrangement of
+/// the labels left over).
+fn for_each_perm_goal(
+    len: usize,
+    solved: &SetState,
+    relabel: &[u16],
+    mask: &Option<&IgnoreMask>,
+    mut f: impl FnMut(&[u16]),
+) {
+    let labels: Vec<u16> = solved.perm.iter().map(|&l| relabel[l as usize]).collect();
+    let free: Vec<usize> = (0..len)
+        .filter(|&i| mask.is_some_and(|m| m.perm.get(i) == Some(&true)))
+        .collect();
+    let mut pool: Vec<u16> = free.iter().map(|&i| labels[i]).collect();
+    pool.sort_unstable();
+    let mut arr = labels.clone();
+    loop {
+        for (k, &i) in free.iter().enumerate() {
+            arr[i] = pool[k];
+        }
+        f(&arr);
+        if !next_permutation(&mut pool) {
+            break;
+        }
     }
 }
 
@@ -455,17 +619,30 @@ pub fn split_relabel(
     set: usize,
     relabel: &[u16],
     wildcard: Option<u16>,
+    ori_n: u64,
     limit: u64,
-) -> Vec<Vec<u16>> {
+) -> Vec<(Vec<u16>, u16)> {
     let solved = &puzzle.solved.sets[set].perm;
     let n = solved.len();
     let mut counts: std::collections::BTreeMap<u16, u64> = Default::default();
     for &l in solved {
         *counts.entry(relabel[l as usize]).or_insert(0) += 1;
     }
-    let total = multinomial(&counts.values().copied().collect::<Vec<_>>());
-    if total.is_some_and(|t| t <= limit) {
-        return vec![relabel.to_vec()];
+    // Values of a part tracking labels with these piece counts (the rest wildcard).
+    let size = |group: &[u64]| {
+        let tracked: u64 = group.iter().sum();
+        let mut c = group.to_vec();
+        c.push(n as u64 - tracked);
+        multinomial(&c).and_then(|t| t.checked_mul(ori_n.checked_pow(tracked as u32)?))
+    };
+    let kept: Vec<u64> = counts
+        .iter()
+        .filter(|(&l, _)| Some(l) != wildcard)
+        .map(|(_, &c)| c)
+        .collect();
+    if size(&kept).is_some_and(|t| t <= limit) {
+        let tracked = wildcard.unwrap_or(counts.len() as u16);
+        return vec![(relabel.to_vec(), tracked)];
     }
     // The wildcard of `relabel` stays a wildcard everywhere: no goal looks at it. The
     // other labels are tracked in groups.
@@ -478,13 +655,10 @@ pub fn split_relabel(
     let mut start = 0;
     while start < labels.len() {
         let mut end = start + 1;
-        // Grow the group while the partial arrangement count stays within the limit.
+        // Grow the group while the part's value count stays within the limit.
         while end < labels.len() {
             let group: Vec<u64> = labels[start..=end].iter().map(|l| counts[l]).collect();
-            let tracked: u64 = group.iter().sum();
-            let mut c = group.clone();
-            c.push(n as u64 - tracked);
-            if multinomial(&c).is_some_and(|t| t <= limit) {
+            if size(&group).is_some_and(|t| t <= limit) {
                 end += 1;
             } else {
                 break;
@@ -499,7 +673,7 @@ pub fn split_relabel(
                 None => wild,
             })
             .collect();
-        parts.push(part);
+        parts.push((part, wild));
         start = end;
     }
     parts
@@ -568,6 +742,39 @@ mod tests {
         }
     }
 
+    /// A part that carries its pieces' orientations moves like the model, and its goal
+    /// values match the solved state where the mask says so.
+    #[test]
+    fn pieces_components_agree_with_the_model() {
+        let p = cube2();
+        let spec = CompSpec {
+            set: 0,
+            kind: CompKind::Pieces {
+                relabel: vec![0, 1, 2, 3, 3, 3, 3],
+                tracked: 3,
+            },
+        };
+        let mut c = Component::new(&p, spec.clone()).unwrap();
+        assert_eq!(c.count as u64, spec_count(&p, &spec).unwrap());
+        assert_eq!(c.count, 7 * 6 * 5 * 27);
+        c.build_table(&p);
+        let nm = p.moves.len();
+        let mut s = p.solved.clone();
+        for step in 0..300usize {
+            let m = (step * 5 + step / 7) % nm;
+            let v = c.value_of(&s).unwrap();
+            s = s.then(&p.moves[m].effect, &p.sets);
+            assert_eq!(c.table[v.0 as usize * nm + m], c.value_of(&s).unwrap().0);
+        }
+        let solved = c.value_of(&p.solved).unwrap().0;
+        assert_eq!(c.goal_values(&p, None), vec![solved]);
+        let mask = IgnoreMask {
+            perm: vec![false; 7],
+            ori: vec![false, true, false, false, false, false, false],
+        };
+        assert_eq!(c.goal_values(&p, Some(&mask)).len(), 3);
+    }
+
     #[test]
     fn relabelling_by_mask_and_splitting() {
         let p = cube2();
@@ -580,7 +787,10 @@ mod tests {
             mask_relabel(&p, 0, Some(&mask)),
             (vec![0, 4, 4, 1, 2, 3, 4], Some(4))
         );
-        let parts = split_relabel(&p, 0, &[0, 1, 2, 3, 4, 5, 6], None, 7 * 6 * 5);
+        let parts: Vec<Vec<u16>> = split_relabel(&p, 0, &[0, 1, 2, 3, 4, 5, 6], None, 1, 7 * 6 * 5)
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect();
         assert_eq!(
             parts,
             vec![

@@ -74,14 +74,45 @@ pub fn perm_specs(
     mask: Option<&crate::puzzle::IgnoreMask>,
 ) -> Vec<CompSpec> {
     let (relabel, wild) = mask_relabel(puzzle, set, mask);
-    split_relabel(puzzle, set, &relabel, wild, component_limit(puzzle))
+    split_relabel(puzzle, set, &relabel, wild, 1, component_limit(puzzle))
         .into_iter()
-        .map(|relabel| CompSpec {
+        .map(|(relabel, _)| CompSpec {
             set,
             kind: CompKind::Perm { relabel },
         })
         .filter(|s| spec_count(puzzle, s).is_ok_and(|c| c > 1))
         .collect()
+}
+
+/// The components that together see set `set` as `mask` allows: permutation parts and
+/// the orientation component, or, when the orientation vector alone has too many
+/// values for one component, parts that each carry their own pieces' orientations
+/// ([`CompKind::Pieces`]) and no orientation component.
+pub fn set_specs(
+    puzzle: &Puzzle,
+    set: usize,
+    mask: Option<&crate::puzzle::IgnoreMask>,
+) -> (Vec<CompSpec>, Option<CompSpec>) {
+    let limit = component_limit(puzzle);
+    let ori = ori_spec(puzzle, set);
+    let too_big = ori
+        .as_ref()
+        .is_some_and(|o| spec_count(puzzle, o).map_or(true, |c| c > limit));
+    if !too_big {
+        let ori = ori.filter(|s| spec_count(puzzle, s).is_ok_and(|c| c > 1));
+        return (perm_specs(puzzle, set, mask), ori);
+    }
+    let n = puzzle.sets[set].orientations as u64;
+    let (relabel, wild) = mask_relabel(puzzle, set, mask);
+    let parts = split_relabel(puzzle, set, &relabel, wild, n, limit)
+        .into_iter()
+        .map(|(relabel, tracked)| CompSpec {
+            set,
+            kind: CompKind::Pieces { relabel, tracked },
+        })
+        .filter(|s| spec_count(puzzle, s).is_ok_and(|c| c > 1))
+        .collect();
+    (parts, None)
 }
 
 /// Bytes a set of tables needs: their entries at two per byte, plus one byte per entry
@@ -108,14 +139,17 @@ pub fn plan(puzzle: &Puzzle, budget: u64) -> Vec<PlannedTable> {
     let mut units: Vec<PlannedTable> = Vec::new();
     for set in 0..puzzle.sets.len() {
         let name = &puzzle.sets[set].name;
-        let perms = perm_specs(puzzle, set, puzzle.ignore.get(set));
-        let ori = ori_spec(puzzle, set).filter(|s| spec_count(puzzle, s).is_ok_and(|c| c > 1));
+        let (perms, ori) = set_specs(puzzle, set, puzzle.ignore.get(set));
         let multi = perms.len() > 1;
+        let pieces = perms
+            .iter()
+            .any(|p| matches!(p.kind, CompKind::Pieces { .. }));
+        let letter = if pieces { "k" } else { "p" };
         let pname = |k: usize| {
             if multi {
-                format!("{name}.p{k}")
+                format!("{name}.{letter}{k}")
             } else {
-                format!("{name}.p")
+                format!("{name}.{letter}")
             }
         };
         match (&ori, perms.is_empty()) {

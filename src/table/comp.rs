@@ -2,7 +2,9 @@
 //!
 //! A component describes one facet of one piece set: the arrangement of its pieces seen
 //! through a relabelling (pieces the component does not tell apart share a label), the
-//! orientation at every position, or the position of a single piece (for `Block`). Each
+//! orientation at every position, the position of a single piece (for `Block`), or an
+//! arrangement together with the twists of the pieces it tracks (for sets whose whole
+//! orientation vector has too many values). Each
 //! component has a move table, `table[v * nmoves + m]` = the value after move `m`, so the
 //! search never touches piece arrays.
 //!

@@ -24,6 +24,7 @@ use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, PruneTable, INFINITE};
 use crate::table::{CompId, Tables};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// What the caller wants besides the settings of the scramble file.
 #[derive(Clone, Copy, Debug, Default)]
@@ -160,6 +161,10 @@ struct Worker<'c, 'a> {
     nodes: u64,
     found: Vec<Vec<u16>>,
     cap: usize,
+    /// With a cap: the smallest index of a prefix whose search alone reached the cap,
+    /// and this worker's prefix index. Prefixes after that one cannot contribute to the
+    /// first `cap` solutions in order, so their workers stop.
+    stop: Option<(&'c AtomicUsize, usize)>,
 }
 
 impl<'c, 'a> Worker<'c, 'a> {
@@ -178,6 +183,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             nodes: 0,
             found: Vec::new(),
             cap,
+            stop: None,
         }
     }
 
@@ -298,6 +304,11 @@ impl<'c, 'a> Worker<'c, 'a> {
     /// cache misses overlap instead of queueing one behind the other. Survivors keep
     /// their move order, so solutions come out in ksolve+'s order.
     fn dfs(&mut self, level: usize, remaining: u32, prev: usize) {
+        if let Some((first_full, me)) = self.stop {
+            if first_full.load(Relaxed) < me {
+                return;
+            }
+        }
         if remaining == 0 {
             if self.is_goal(level) {
                 self.found.push(self.path.clone());
@@ -713,13 +724,21 @@ fn search_bound(ctx: &Ctx, bound: u32, cap: usize) -> (Vec<Vec<u16>>, u64) {
         }
         split += 1;
     }
+    let first_full = AtomicUsize::new(usize::MAX);
     let results: Vec<(Vec<Vec<u16>>, u64)> = items
         .into_par_iter()
-        .map(|item| match item {
+        .enumerate()
+        .map(|(i, item)| match item {
             Item::Solution(p) => (vec![p], 0),
             Item::Prefix(p) => {
                 let mut w = Worker::new(ctx, levels, cap);
+                if cap != usize::MAX {
+                    w.stop = Some((&first_full, i));
+                }
                 w.below(&p, bound);
+                if w.found.len() >= cap {
+                    first_full.fetch_min(i, Relaxed);
+                }
                 (w.found, w.nodes)
             }
         })

@@ -62,3 +62,45 @@ fn cube2_samples_match_ksolve() {
         .unwrap();
     assert_eq!(o.solutions, vec![Vec::<MoveId>::new()]);
 }
+
+/// `--count` keeps the first solutions of the full list, in its order, even though
+/// the prefixes are searched in parallel and late ones stop early.
+#[test]
+fn count_keeps_the_first_solutions_in_order() {
+    let p = cube2();
+    let mut s = solver(&p);
+    let names = "R U R' F' R U R' U' R' F R2 U' R' U'";
+    let alg: Vec<MoveId> = names
+        .split(' ')
+        .map(|n| p.move_by_name(n).unwrap())
+        .collect();
+    let start = p.apply_sequence(&p.solved, &alg);
+    let settings = SolveSettings {
+        slack: 1,
+        ..SolveSettings::default()
+    };
+    let all = s
+        .solve(
+            &start,
+            &[],
+            &settings,
+            SolveOptions::default(),
+            &Silent,
+            |_, _| {},
+        )
+        .unwrap();
+    assert!(all.solutions.len() > 20);
+    for n in [1, 5, 20, 21] {
+        let some = s
+            .solve(
+                &start,
+                &[],
+                &settings,
+                SolveOptions { count: Some(n) },
+                &Silent,
+                |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(some.solutions, all.solutions[..n]);
+    }
+}

@@ -4,6 +4,7 @@
 mod check;
 mod god;
 mod progress;
+mod solve;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -34,6 +35,8 @@ enum Command {
     /// Count the positions at each distance from solved (God's algorithm) and print
     /// the antipodes; ksolve+'s `DEF !` and `DEF !q`.
     God(god::GodArgs),
+    /// Solve every scramble of a scramble file optimally (ksolve+'s `ksolve DEF SCR`).
+    Solve(solve::SolveArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
@@ -93,6 +96,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::God(args) => god::run(args),
+        Command::Solve(args) => solve::run(args),
     }
 }
 

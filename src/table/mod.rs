@@ -1,4 +1,214 @@
 //! Tables the solver and the God's-algorithm mode keep: the on-disk container format
-//! shared by every cached table ([`file`]).
+//! shared by every cached table ([`file`]), the components the search works in and
+//! their move tables ([`comp`]), pruning tables ([`prune`]), the choice of pruning
+//! tables under a memory budget ([`plan`]) and their caching ([`cache`]).
+//!
+//! [`Tables`] owns everything built for one puzzle: components are made once per
+//! distinct [`CompSpec`] and shared by every scramble and table that uses them.
 
+pub mod cache;
+pub mod comp;
 pub mod file;
+pub mod plan;
+pub mod prune;
+#[cfg(test)]
+pub(crate) mod testing;
+
+use crate::progress::Progress;
+use crate::puzzle::{Metric, Puzzle};
+use cache::TableCache;
+use comp::{CompError, CompSpec, Component};
+use prune::{Entries, Format, PruneTable};
+use std::collections::HashMap;
+
+/// Move tables with fewer entries than this are rebuilt on every run: that is faster
+/// than reading a file.
+const CACHE_MOVE_TABLES_FROM: u64 = 1 << 16;
+
+/// Bumped whenever the contents a given set of parameters produces change (a new
+/// coordinate layout, a fixed table builder), so that files built by an older ksolve
+/// are rebuilt rather than trusted. Part of every table's key.
+const CONTENTS_VERSION: u8 = 2;
+
+/// Index of a component in a [`Tables`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CompId(pub usize);
+
+/// A pruning table with the components it is indexed by.
+pub struct Pruning {
+    pub comps: Vec<CompId>,
+    pub table: PruneTable,
+    pub name: String,
+}
+
+/// Every component and pruning table built for one puzzle.
+pub struct Tables {
+    cache: TableCache,
+    budget: u64,
+    comps: Vec<Component>,
+    index: HashMap<CompSpec, CompId>,
+    pruning: HashMap<Metric, Vec<Pruning>>,
+}
+
+/// The payload prefix of a cached pruning table: format, depth and length.
+const PRUNE_PREFIX: usize = 64;
+
+impl Tables {
+    /// An empty set of tables, caching through `cache`, with `budget` bytes for
+    /// pruning tables.
+    pub fn new(cache: TableCache, budget: u64) -> Tables {
+        Tables {
+            cache,
+            budget,
+            comps: Vec::new(),
+            index: HashMap::new(),
+            pruning: HashMap::new(),
+        }
+    }
+
+    /// The component with this id.
+    pub fn comp(&self, id: CompId) -> &Component {
+        &self.comps[id.0]
+    }
+
+    /// The component for `spec`, built (move table included) on first use.
+    pub fn component(
+        &mut self,
+        puzzle: &Puzzle,
+        spec: &CompSpec,
+        progress: &dyn Progress,
+    ) -> Result<CompId, CompError> {
+        if let Some(&id) = self.index.get(spec) {
+            return Ok(id);
+        }
+        let mut c = Component::new(puzzle, spec.clone())?;
+        let nm = puzzle.moves.len();
+        let entries = c.count as u64 * nm as u64;
+        if entries < CACHE_MOVE_TABLES_FROM {
+            c.build_table(puzzle);
+        } else {
+            let mut params = vec![CONTENTS_VERSION];
+            params.extend_from_slice(b"move");
+            params.extend_from_slice(&spec.key_bytes());
+            let name = format!(
+                "mt-{}-{}-{:08x}",
+                puzzle.sets[spec.set].name,
+                spec.tag(),
+                file::content_hash(&spec.key_bytes()) as u32
+            );
+            let want = entries as usize * 4;
+            let table = self.cache.load_or_build(
+                "ksolve-move",
+                &name,
+                &params,
+                progress,
+                |payload| {
+                    (payload.len() == want).then(|| {
+                        payload
+                            .chunks_exact(4)
+                            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                            .collect::<Vec<u32>>()
+                    })
+                },
+                || {
+                    progress.start(&format!("move table {name}"), None);
+                    c.build_table(puzzle);
+                    progress.finish();
+                    let bytes = c.table.iter().flat_map(|v| v.to_le_bytes()).collect();
+                    (std::mem::take(&mut c.table), bytes)
+                },
+            );
+            c.table = table;
+        }
+        let id = CompId(self.comps.len());
+        self.comps.push(c);
+        self.index.insert(spec.clone(), id);
+        Ok(id)
+    }
+
+    /// The pruning tables for `metric`, planned and built (or loaded) on first use.
+    pub fn pruning(
+        &mut self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Result<&[Pruning], CompError> {
+        if !self.pruning.contains_key(&metric) {
+            let mut built = Vec::new();
+            for planned in plan::plan(puzzle, self.budget) {
+                let ids = planned
+                    .comps
+                    .iter()
+                    .map(|s| self.component(puzzle, s, progress))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let table = self.build_pruning(puzzle, &planned, &ids, metric, progress);
+                built.push(Pruning {
+                    comps: ids,
+                    table,
+                    name: planned.name,
+                });
+            }
+            self.pruning.insert(metric, built);
+        }
+        Ok(&self.pruning[&metric])
+    }
+
+    /// The pruning tables already built for `metric` (none before [`Tables::pruning`]).
+    pub fn built_pruning(&self, metric: Metric) -> &[Pruning] {
+        self.pruning.get(&metric).map_or(&[], |v| v.as_slice())
+    }
+
+    fn build_pruning(
+        &self,
+        puzzle: &Puzzle,
+        planned: &plan::PlannedTable,
+        ids: &[CompId],
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> PruneTable {
+        let comps: Vec<&Component> = ids.iter().map(|&id| self.comp(id)).collect();
+        let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+        let allow_bytes = planned.len <= self.budget / 8;
+        let mut params = vec![CONTENTS_VERSION];
+        params.extend_from_slice(b"prune");
+        params.push(metric as u8);
+        params.push(allow_bytes as u8);
+        for c in &planned.comps {
+            params.extend_from_slice(&c.key_bytes());
+            params.push(b'|');
+        }
+        let name = format!("pt-{}-{}", metric.name(), planned.name);
+        self.cache.load_or_build(
+            "ksolve-prune",
+            &name,
+            &params,
+            progress,
+            |payload| {
+                let head = payload.all().get(..PRUNE_PREFIX)?;
+                let format = match head[0] {
+                    0 => Format::Nibbles,
+                    1 => Format::Bytes,
+                    _ => return None,
+                };
+                let max_depth = head[1];
+                let entries = Entries::Mapped(Box::new(payload.skip(PRUNE_PREFIX)));
+                PruneTable::from_entries(metric, sizes.clone(), format, max_depth, entries)
+            },
+            || {
+                let goals: Vec<Vec<u32>> = comps
+                    .iter()
+                    .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
+                    .collect();
+                let what = format!("pruning table {}", planned.name);
+                let t =
+                    PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, &what, progress);
+                let mut payload = vec![0u8; PRUNE_PREFIX];
+                payload[0] = (t.format == Format::Bytes) as u8;
+                payload[1] = t.max_depth;
+                payload[8..16].copy_from_slice(&t.len.to_le_bytes());
+                payload.extend_from_slice(t.raw());
+                (t, payload)
+            },
+        )
+    }
+}

@@ -1,0 +1,757 @@
+//! Optimal solving: IDA* over canonical move sequences, in the components of
+//! [`crate::table`], bounded by the pruning tables.
+//!
+//! Invariants:
+//! - Solutions of one length come out in ksolve+'s order (depth-first, moves in the
+//!   order of [`Puzzle::moves`]), whatever the number of threads: the top of the tree
+//!   is cut into prefixes in that order, searched in parallel, and the results joined
+//!   in prefix order.
+//! - Every move sequence considered is canonical ([`Puzzle::canonical_successor`]),
+//!   block-legal in the state it is made from ([`Puzzle::block_allows`]) and within the
+//!   move limits; a sequence is a solution when its cost equals the bound and the end
+//!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]).
+//! - Every solution is replayed on the piece-level model before it is returned; a
+//!   mismatch is an internal error, never an answer.
+//! - The inner loop allocates nothing: node states are rows of a preallocated array of
+//!   component values, advanced through move tables.
+
+pub mod random;
+
+use crate::progress::Progress;
+use crate::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, SolveSettings, State};
+use crate::table::comp::{CompError, CompKind, CompSpec};
+use crate::table::plan::set_specs;
+use crate::table::prune::{move_costs, PruneTable, INFINITE};
+use crate::table::{CompId, Tables};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// What the caller wants besides the settings of the scramble file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveOptions {
+    /// Stop after this many solutions (over all lengths).
+    pub count: Option<usize>,
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// At least one solution was found.
+    Solved,
+    /// No solution within the scramble's `MaxDepth`.
+    MaxDepth,
+    /// The position can never be solved (a pruning table or an invariant says so).
+    Unreachable,
+}
+
+/// The result of solving one position.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub status: Status,
+    /// The optimal length in the scramble's metric, when solved.
+    pub length: Option<u32>,
+    /// Every solution printed, shortest first, in ksolve+'s order within a length.
+    pub solutions: Vec<Vec<MoveId>>,
+    /// Search nodes generated (moves tried that passed the legality checks).
+    pub nodes: u64,
+}
+
+/// Why solving failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error(transparent)]
+    Component(#[from] CompError),
+    #[error("internal error: the search returned {moves:?}, which does not solve the position")]
+    Replay { moves: String },
+    #[error("Block needs at most 128 base moves; this puzzle has {0}")]
+    TooManyMoves(usize),
+    #[error(
+        "set {0} is too large to track orientations by position, and the scramble ignores \
+         a piece but not its twist: not supported"
+    )]
+    Unsupported(String),
+}
+
+/// A solver for one puzzle: its tables and the search.
+pub struct Solver<'p> {
+    puzzle: &'p Puzzle,
+    tables: Tables,
+    /// `allowed[prev * nm + next]` from [`Puzzle::canonical_successor`], row `nm` for
+    /// the first move; computed once, since deciding commutation composes moves.
+    allowed: Vec<bool>,
+}
+
+/// Which base moves touch each position, per set, as bit masks over base moves.
+fn touched_by(puzzle: &Puzzle) -> Vec<Vec<u128>> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(set, def)| {
+            (0..def.size)
+                .map(|pos| {
+                    puzzle
+                        .base_moves
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, b)| b.touched[set][pos])
+                        .fold(0u128, |acc, (i, _)| acc | 1 << i)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Everything one search needs, fixed for the scramble: read-only, shared by threads.
+struct Ctx<'a> {
+    nm: usize,
+    /// Values per node: components, then block pieces.
+    width: usize,
+    /// Move table of each slot.
+    tables: Vec<&'a [u32]>,
+    start: Vec<u32>,
+    /// `allowed[prev * nm + next]`; row `nm` is the start.
+    allowed: Vec<bool>,
+    cost: Vec<u32>,
+    base: Vec<u32>,
+    prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
+    /// Slots whose value must be in the bit set for the position to be solved.
+    goal: Vec<(usize, Vec<u64>)>,
+    /// Per block: (slot, set) of each of its pieces.
+    blocks: Vec<Vec<(usize, usize)>>,
+    touched: Vec<Vec<u128>>,
+    /// Per move: bit mask of the move limits it counts against.
+    limit_mask: Vec<u64>,
+    limit_max: Vec<u32>,
+}
+
+impl Ctx<'_> {
+    /// The largest lower bound of the pruning tables for a node.
+    fn heuristic(&self, vals: &[u32]) -> u32 {
+        self.prune
+            .iter()
+            .map(|(slots, t)| {
+                let idx: u64 = slots.iter().map(|&(s, st)| vals[s] as u64 * st).sum();
+                t.get(idx)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// One item of the top of the tree: a solution shorter than the split depth, or a
+/// prefix to search below.
+enum Item {
+    Solution(Vec<u16>),
+    Prefix(Vec<u16>),
+}
+
+/// A depth-first searcher with its own stacks.
+struct Worker<'c, 'a> {
+    ctx: &'c Ctx<'a>,
+    states: Vec<u32>,
+    /// Children of the node at each level (`nm` rows per level), their moves, the cost
+    /// left after them, and scratch for their table values.
+    kids: Vec<u32>,
+    kmove: Vec<u16>,
+    kleft: Vec<u32>,
+    h: Vec<u32>,
+    path: Vec<u16>,
+    counts: Vec<u32>,
+    nodes: u64,
+    found: Vec<Vec<u16>>,
+    cap: usize,
+    /// With a cap: the smallest index of a prefix whose search alone reached the cap,
+    /// and this worker's prefix index. Prefixes after that one cannot contribute to the
+    /// first `cap` solutions in order, so their workers stop.
+    stop: Option<(&'c AtomicUsize, usize)>,
+}
+
+impl<'c, 'a> Worker<'c, 'a> {
+    fn new(ctx: &'c Ctx<'a>, levels: usize, cap: usize) -> Self {
+        let mut states = vec![0u32; (levels + 1) * ctx.width];
+        states[..ctx.width].copy_from_slice(&ctx.start);
+        Worker {
+            ctx,
+            states,
+            kids: vec![0; (levels + 1) * ctx.nm * ctx.width],
+            kmove: vec![0; (levels + 1) * ctx.nm],
+            kleft: vec![0; (levels + 1) * ctx.nm],
+            h: vec![0; ctx.nm],
+            path: Vec::with_capacity(levels),
+            counts: vec![0; ctx.limit_max.len()],
+            nodes: 0,
+            found: Vec::new(),
+            cap,
+            stop: None,
+        }
+    }
+
+    fn row(&self, level: usize) -> &[u32] {
+        &self.states[level * self.ctx.width..(level + 1) * self.ctx.width]
+    }
+
+    fn is_goal(&self, level: usize) -> bool {
+        let vals = self.row(level);
+        self.ctx
+            .goal
+            .iter()
+            .all(|(slot, bits)| (bits[vals[*slot] as usize >> 6] >> (vals[*slot] & 63)) & 1 == 1)
+    }
+
+    /// The base moves that split no block in the node at `level`.
+    fn legal(&self, level: usize) -> u128 {
+        let vals = self.row(level);
+        let mut legal = !0u128;
+        for block in &self.ctx.blocks {
+            let (mut all, mut any) = (!0u128, 0u128);
+            for &(slot, set) in block {
+                let t = self.ctx.touched[set][vals[slot] as usize];
+                all &= t;
+                any |= t;
+            }
+            legal &= all | !any;
+        }
+        legal
+    }
+
+    /// Writes the child of the node at `level` by move `m` into the next row.
+    #[inline]
+    fn advance(&mut self, level: usize, m: usize) {
+        let (w, nm) = (self.ctx.width, self.ctx.nm);
+        let (cur, next) = self.states.split_at_mut((level + 1) * w);
+        let cur = &cur[level * w..];
+        for ((n, &c), t) in next[..w].iter_mut().zip(cur).zip(&self.ctx.tables) {
+            *n = t[c as usize * nm + m];
+        }
+    }
+
+    /// Tries move `m` from the node at `level`: when it is allowed and the child may
+    /// still reach the goal within the bound, the child is in the next row and the
+    /// cost left after the move is returned.
+    #[inline]
+    fn try_move(
+        &mut self,
+        level: usize,
+        remaining: u32,
+        prev: usize,
+        m: usize,
+        legal: u128,
+    ) -> Option<u32> {
+        let ctx = self.ctx;
+        if !self.may_try(remaining, prev, m, legal) {
+            return None;
+        }
+        let cost = ctx.cost[m];
+        self.advance(level, m);
+        self.nodes += 1;
+        let left = remaining - cost;
+        let next = &self.states[(level + 1) * ctx.width..(level + 2) * ctx.width];
+        for (slots, t) in &ctx.prune {
+            let idx: u64 = slots.iter().map(|&(s, st)| next[s] as u64 * st).sum();
+            if t.get(idx) > left {
+                return None;
+            }
+        }
+        Some(left)
+    }
+
+    fn limits_allow(&self, mut mask: u64) -> bool {
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            if self.counts[i] >= self.ctx.limit_max[i] {
+                return false;
+            }
+            mask &= mask - 1;
+        }
+        true
+    }
+
+    fn push(&mut self, m: usize) {
+        self.path.push(m as u16);
+        let mut mask = self.ctx.limit_mask[m];
+        while mask != 0 {
+            self.counts[mask.trailing_zeros() as usize] += 1;
+            mask &= mask - 1;
+        }
+    }
+
+    fn pop(&mut self) {
+        if let Some(m) = self.path.pop() {
+            let mut mask = self.ctx.limit_mask[m as usize];
+            while mask != 0 {
+                self.counts[mask.trailing_zeros() as usize] -= 1;
+                mask &= mask - 1;
+            }
+        }
+    }
+
+    /// Whether move `m` may be made from a node (reached by `prev`, with `remaining`
+    /// cost left and block-legal base moves `legal`), before looking at the child.
+    #[inline]
+    fn may_try(&self, remaining: u32, prev: usize, m: usize, legal: u128) -> bool {
+        let ctx = self.ctx;
+        ctx.allowed[prev * ctx.nm + m]
+            && ctx.cost[m] <= remaining
+            && (legal >> ctx.base[m]) & 1 == 1
+            && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
+    }
+
+    /// Every solution below the node at `level` with exactly `remaining` cost left.
+    ///
+    /// All children of a node are made first, then pruned one table at a time over
+    /// all of them: the table reads of different children are independent, so their
+    /// cache misses overlap instead of queueing one behind the other. Survivors keep
+    /// their move order, so solutions come out in ksolve+'s order.
+    fn dfs(&mut self, level: usize, remaining: u32, prev: usize) {
+        if let Some((first_full, me)) = self.stop {
+            if first_full.load(Relaxed) < me {
+                return;
+            }
+        }
+        if remaining == 0 {
+            if self.is_goal(level) {
+                self.found.push(self.path.clone());
+            }
+            return;
+        }
+        let ctx = self.ctx;
+        let (nm, w) = (ctx.nm, ctx.width);
+        let legal = self.legal(level);
+        let kbase = level * nm;
+        let mut alive = 0;
+        for m in 0..nm {
+            if !self.may_try(remaining, prev, m, legal) {
+                continue;
+            }
+            let k = kbase + alive;
+            let cur = &self.states[level * w..(level + 1) * w];
+            let row = &mut self.kids[k * w..(k + 1) * w];
+            for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
+                *r = t[c as usize * nm + m];
+            }
+            self.kmove[k] = m as u16;
+            self.kleft[k] = remaining - ctx.cost[m];
+            alive += 1;
+        }
+        self.nodes += alive as u64;
+        for (slots, t) in &ctx.prune {
+            if alive == 0 {
+                return;
+            }
+            for i in 0..alive {
+                let row = &self.kids[(kbase + i) * w..(kbase + i + 1) * w];
+                let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
+                self.h[i] = t.get(idx);
+            }
+            let mut kept = 0;
+            for i in 0..alive {
+                if self.h[i] <= self.kleft[kbase + i] {
+                    if kept != i {
+                        let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
+                        self.kids.copy_within(b..b + w, a);
+                        self.kmove[kbase + kept] = self.kmove[kbase + i];
+                        self.kleft[kbase + kept] = self.kleft[kbase + i];
+                    }
+                    kept += 1;
+                }
+            }
+            alive = kept;
+        }
+        for i in 0..alive {
+            let k = kbase + i;
+            let next = (level + 1) * w;
+            self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
+            let m = self.kmove[k] as usize;
+            self.push(m);
+            self.dfs(level + 1, self.kleft[k], m);
+            self.pop();
+            if self.found.len() >= self.cap {
+                return;
+            }
+        }
+    }
+
+    /// Like [`Worker::dfs`], but stops at `split` moves and lists the prefixes there.
+    fn expand(
+        &mut self,
+        level: usize,
+        remaining: u32,
+        prev: usize,
+        split: usize,
+        out: &mut Vec<Item>,
+    ) {
+        if remaining == 0 {
+            if self.is_goal(level) {
+                out.push(Item::Solution(self.path.clone()));
+            }
+            return;
+        }
+        if level == split {
+            out.push(Item::Prefix(self.path.clone()));
+            return;
+        }
+        let legal = self.legal(level);
+        for m in 0..self.ctx.nm {
+            if let Some(left) = self.try_move(level, remaining, prev, m, legal) {
+                self.push(m);
+                self.expand(level + 1, left, m, split, out);
+                self.pop();
+            }
+        }
+    }
+
+    /// Searches below `prefix`, whose nodes are recomputed through the move tables.
+    fn below(&mut self, prefix: &[u16], bound: u32) {
+        let mut spent = 0;
+        for (level, &m) in prefix.iter().enumerate() {
+            self.advance(level, m as usize);
+            self.push(m as usize);
+            spent += self.ctx.cost[m as usize];
+        }
+        let prev = prefix.last().map_or(self.ctx.nm, |&m| m as usize);
+        self.dfs(prefix.len(), bound - spent, prev);
+    }
+}
+
+impl<'p> Solver<'p> {
+    /// A solver for `puzzle` that builds or loads its tables in `tables`.
+    pub fn new(puzzle: &'p Puzzle, tables: Tables) -> Solver<'p> {
+        let nm = puzzle.moves.len();
+        let mut allowed = vec![true; (nm + 1) * nm];
+        for p in 0..nm {
+            for q in 0..nm {
+                allowed[p * nm + q] =
+                    puzzle.canonical_successor(MoveId(p as u16), MoveId(q as u16));
+            }
+        }
+        Solver {
+            puzzle,
+            tables,
+            allowed,
+        }
+    }
+
+    /// The tables built so far.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// Builds (or loads) the pruning tables for `metric` now rather than at the first
+    /// scramble that needs them.
+    pub fn prepare(&mut self, metric: Metric, progress: &dyn Progress) -> Result<(), SearchError> {
+        self.tables.pruning(self.puzzle, metric, progress)?;
+        Ok(())
+    }
+
+    /// Solves `start`, where positions marked in `ignore` may end anything, under the
+    /// scramble's `settings`. `on_length` receives the solutions of each length as soon
+    /// as they are found and checked.
+    pub fn solve(
+        &mut self,
+        start: &State,
+        ignore: &[IgnoreMask],
+        settings: &SolveSettings,
+        options: SolveOptions,
+        progress: &dyn Progress,
+        mut on_length: impl FnMut(u32, &[Vec<MoveId>]),
+    ) -> Result<Outcome, SearchError> {
+        let puzzle = self.puzzle;
+        if !puzzle.blocks.is_empty() && puzzle.base_moves.len() > 128 {
+            return Err(SearchError::TooManyMoves(puzzle.base_moves.len()));
+        }
+        let unreachable = Outcome {
+            status: Status::Unreachable,
+            length: None,
+            solutions: Vec::new(),
+            nodes: 0,
+        };
+        // Components: what the goal test needs, then what the pruning tables read.
+        let mut goal_specs: Vec<CompSpec> = Vec::new();
+        for set in 0..puzzle.sets.len() {
+            let (parts, ori) = set_specs(puzzle, set, ignore.get(set));
+            // Parts that carry orientations only see the orientation of pieces they
+            // track; a position whose piece is ignored but whose twist is not would go
+            // unchecked.
+            let pieces = parts
+                .iter()
+                .any(|p| matches!(p.kind, CompKind::Pieces { .. }));
+            if pieces {
+                if let Some(m) = ignore.get(set) {
+                    if m.perm.iter().zip(&m.ori).any(|(&p, &o)| p && !o) {
+                        return Err(SearchError::Unsupported(puzzle.sets[set].name.clone()));
+                    }
+                }
+            }
+            goal_specs.extend(parts);
+            goal_specs.extend(ori);
+        }
+        let mut goal_ids = Vec::new();
+        for spec in &goal_specs {
+            goal_ids.push(self.tables.component(puzzle, spec, progress)?);
+        }
+        let block_sets: Vec<usize> = {
+            let mut s: Vec<usize> = puzzle
+                .blocks
+                .iter()
+                .flat_map(|b| b.pieces.iter().map(|p| p.0))
+                .collect();
+            s.sort_unstable();
+            s.dedup();
+            s
+        };
+        let mut pos_ids = Vec::new();
+        for &set in &block_sets {
+            let spec = CompSpec {
+                set,
+                kind: CompKind::Pos,
+            };
+            pos_ids.push((set, self.tables.component(puzzle, &spec, progress)?));
+        }
+        let prune_comps: Vec<(Vec<CompId>, usize)> = self
+            .tables
+            .pruning(puzzle, settings.metric, progress)?
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.comps.clone(), i))
+            .collect();
+        let tables = &self.tables;
+
+        // Slots: every distinct component once, then one per block piece.
+        let mut slot_of: Vec<CompId> = Vec::new();
+        let goal_slots: Vec<usize> = goal_ids.iter().map(|&id| slot(id, &mut slot_of)).collect();
+        let pruning_all = &tables_pruning(tables, settings.metric);
+        let prune_slots: Vec<Vec<(usize, u64)>> = prune_comps
+            .iter()
+            .map(|(ids, i)| {
+                let t = &pruning_all[*i].table;
+                ids.iter()
+                    .zip(&t.strides)
+                    .map(|(&id, &st)| (slot(id, &mut slot_of), st))
+                    .collect()
+            })
+            .collect();
+        let mut start_vals = Vec::new();
+        let mut slot_tables: Vec<&[u32]> = Vec::new();
+        for &id in &slot_of {
+            let c = tables.comp(id);
+            match c.value_of(start) {
+                Some(v) => start_vals.push(v.0),
+                None => return Ok(unreachable),
+            }
+            slot_tables.push(&c.table);
+        }
+        let mut blocks = Vec::new();
+        for block in &puzzle.blocks {
+            let mut pieces = Vec::new();
+            for &(set, label) in &block.pieces {
+                let Some(&(_, id)) = pos_ids.iter().find(|(s, _)| *s == set) else {
+                    continue;
+                };
+                for (pos, &l) in start.sets[set].perm.iter().enumerate() {
+                    if l == label {
+                        pieces.push((slot_tables.len(), set));
+                        slot_tables.push(&tables.comp(id).table);
+                        start_vals.push(pos as u32);
+                    }
+                }
+            }
+            blocks.push(pieces);
+        }
+        let goal: Vec<(usize, Vec<u64>)> = goal_ids
+            .iter()
+            .zip(&goal_slots)
+            .map(|(&id, &s)| {
+                let c = tables.comp(id);
+                let mut bits = vec![0u64; (c.count as usize).div_ceil(64)];
+                for v in c.goal_values(puzzle, ignore.get(c.spec.set)) {
+                    bits[v as usize >> 6] |= 1 << (v & 63);
+                }
+                (s, bits)
+            })
+            .collect();
+
+        let nm = puzzle.moves.len();
+        let allowed = self.allowed.clone();
+        let limits = &settings.limits;
+        let limit_mask: Vec<u64> = (0..nm)
+            .map(|m| {
+                limits
+                    .iter()
+                    .enumerate()
+                    .take(64)
+                    .filter(|(_, l)| l.matches(puzzle, MoveId(m as u16)))
+                    .fold(0u64, |acc, (i, _)| acc | 1 << i)
+            })
+            .collect();
+        let ctx = Ctx {
+            nm,
+            width: slot_tables.len(),
+            tables: slot_tables,
+            start: start_vals,
+            allowed,
+            cost: move_costs(puzzle, settings.metric),
+            base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
+            prune: prune_slots
+                .into_iter()
+                .zip(prune_comps.iter())
+                .map(|(s, (_, i))| (s, &pruning_all[*i].table))
+                .collect(),
+            goal,
+            blocks,
+            touched: touched_by(puzzle),
+            limit_mask,
+            limit_max: limits.iter().take(64).map(|l| l.max).collect(),
+        };
+
+        let h0 = ctx.heuristic(&ctx.start);
+        if h0 >= INFINITE {
+            return Ok(unreachable);
+        }
+        let cap = options.count.unwrap_or(usize::MAX);
+        let mut outcome = Outcome {
+            status: Status::MaxDepth,
+            length: None,
+            solutions: Vec::new(),
+            nodes: 0,
+        };
+        let mut bound = h0;
+        while bound <= settings.max_depth && outcome.solutions.len() < cap {
+            progress.start(&format!("searching depth {bound}"), None);
+            let want = cap - outcome.solutions.len();
+            let (found, nodes) = search_bound(&ctx, bound, want);
+            progress.finish();
+            outcome.nodes += nodes;
+            let found: Vec<Vec<MoveId>> = found
+                .into_iter()
+                .map(|p| p.into_iter().map(MoveId).collect())
+                .collect();
+            for s in &found {
+                self.check(start, ignore, settings, bound, s)?;
+            }
+            if !found.is_empty() && outcome.length.is_none() {
+                outcome.length = Some(bound);
+                outcome.status = Status::Solved;
+            }
+            if !found.is_empty() {
+                on_length(bound, &found);
+            }
+            outcome.solutions.extend(found);
+            if outcome
+                .length
+                .is_some_and(|l| bound >= l.saturating_add(settings.slack))
+            {
+                break;
+            }
+            bound += 1;
+        }
+        Ok(outcome)
+    }
+
+    /// Replays a solution on the piece-level model: every move canonical after the one
+    /// before, block-legal, within the limits, total cost `bound`, and the end solved.
+    fn check(
+        &self,
+        start: &State,
+        ignore: &[IgnoreMask],
+        settings: &SolveSettings,
+        bound: u32,
+        seq: &[MoveId],
+    ) -> Result<(), SearchError> {
+        let puzzle = self.puzzle;
+        let fail = || SearchError::Replay {
+            moves: puzzle.format_sequence(seq),
+        };
+        let mut state = start.clone();
+        let mut cost = 0;
+        for (i, &m) in seq.iter().enumerate() {
+            if i > 0 && !puzzle.canonical_successor(seq[i - 1], m) {
+                return Err(fail());
+            }
+            if !puzzle.block_allows(&state, m) {
+                return Err(fail());
+            }
+            cost += settings.metric.cost(puzzle, m);
+            state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
+        }
+        for l in &settings.limits {
+            if seq.iter().filter(|&&m| l.matches(puzzle, m)).count() as u32 > l.max {
+                return Err(fail());
+            }
+        }
+        if cost != bound
+            || state != puzzle.apply_sequence(start, seq)
+            || !puzzle.is_solved(&state, ignore)
+        {
+            return Err(fail());
+        }
+        Ok(())
+    }
+}
+
+/// The slot of component `id`, added when new.
+fn slot(id: CompId, slot_of: &mut Vec<CompId>) -> usize {
+    match slot_of.iter().position(|&x| x == id) {
+        Some(s) => s,
+        None => {
+            slot_of.push(id);
+            slot_of.len() - 1
+        }
+    }
+}
+
+/// The pruning tables already built for `metric`.
+fn tables_pruning(tables: &Tables, metric: Metric) -> &[crate::table::Pruning] {
+    tables.built_pruning(metric)
+}
+
+/// All solutions of cost exactly `bound` (at most `cap`), in order, and the nodes
+/// generated. The top of the tree is expanded until there are enough prefixes to keep
+/// every core busy; the prefixes are searched in parallel and joined in order.
+fn search_bound(ctx: &Ctx, bound: u32, cap: usize) -> (Vec<Vec<u16>>, u64) {
+    let levels = bound as usize;
+    let mut top = Worker::new(ctx, levels, cap);
+    let want = 64 * rayon::current_num_threads().max(1);
+    let mut items = Vec::new();
+    let mut split = 1;
+    loop {
+        items.clear();
+        top.nodes = 0;
+        top.expand(0, bound, ctx.nm, split, &mut items);
+        // Enough prefixes, or the top of the tree is already costly: search what we have.
+        if items.len() >= want || split + 2 >= levels || top.nodes > 200_000 {
+            break;
+        }
+        split += 1;
+    }
+    let first_full = AtomicUsize::new(usize::MAX);
+    let results: Vec<(Vec<Vec<u16>>, u64)> = items
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            Item::Solution(p) => (vec![p], 0),
+            Item::Prefix(p) => {
+                let mut w = Worker::new(ctx, levels, cap);
+                if cap != usize::MAX {
+                    w.stop = Some((&first_full, i));
+                }
+                w.below(&p, bound);
+                if w.found.len() >= cap {
+                    first_full.fetch_min(i, Relaxed);
+                }
+                (w.found, w.nodes)
+            }
+        })
+        .collect();
+    let mut nodes = top.nodes;
+    let mut out = Vec::new();
+    for (found, n) in results {
+        nodes += n;
+        out.extend(found);
+    }
+    out.truncate(cap);
+    (out, nodes)
+}
+
+#[cfg(test)]
+mod tests;

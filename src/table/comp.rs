@@ -1,0 +1,844 @@
+//! Components: the integer coordinates that the search and the pruning tables work in.
+//!
+//! A component describes one facet of one piece set: the arrangement of its pieces seen
+//! through a relabelling (pieces the component does not tell apart share a label), the
+//! orientation at every position, the position of a single piece (for `Block`), or an
+//! arrangement together with the twists of the pieces it tracks (for sets whose whole
+//! orientation vector has too many values). Each
+//! component has a move table, `table[v * nmoves + m]` = the value after move `m`, so the
+//! search never touches piece arrays.
+//!
+//! Invariants: a component's value is a function of the state alone, and every move acts
+//! on that value (the value after a move depends only on the value before it). Hence a
+//! product of components is a valid abstraction of the puzzle, and distances measured in
+//! it never exceed true distances.
+
+use crate::coord::{CoordError, OriCoord, PermCoord};
+use crate::puzzle::{IgnoreMask, Puzzle, SetState, State};
+use rayon::prelude::*;
+
+/// The largest number of values a component may have: its move table must stay small
+/// enough to build in well under a second per million entries and to keep in memory.
+pub const MAX_COMPONENT_VALUES: u64 = 1 << 24;
+
+/// A coordinate value of one component.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Coord(pub u32);
+
+/// Which facet of one set a component describes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CompKind {
+    /// The arrangement of the set's pieces after relabelling: `relabel[label]` is the
+    /// label the coordinate sees. Labels are compact, `0..k`.
+    Perm { relabel: Vec<u16> },
+    /// The orientation at every position. With `sum: Some(s)` every move keeps the sum
+    /// of the set's orientations, only vectors summing to `s` (mod n) are represented,
+    /// and the last digit is implied.
+    Ori { sum: Option<u8> },
+    /// The position of one piece; the value is the position index.
+    Pos,
+    /// The arrangement after relabelling, as `Perm`, together with the orientation of
+    /// every tracked piece (labels below `tracked`), listed in position order. Used for
+    /// sets whose orientation vector has too many values for one component: each part
+    /// then carries the orientations of its own pieces.
+    Pieces { relabel: Vec<u16>, tracked: u16 },
+}
+
+/// A component: a set and a facet of it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CompSpec {
+    pub set: usize,
+    pub kind: CompKind,
+}
+
+impl CompSpec {
+    /// Bytes that identify this component, for cache keys and file names.
+    pub fn key_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&(self.set as u32).to_le_bytes());
+        match &self.kind {
+            CompKind::Perm { relabel } => {
+                out.push(b'P');
+                for &l in relabel {
+                    out.extend_from_slice(&l.to_le_bytes());
+                }
+            }
+            CompKind::Ori { sum } => {
+                out.push(b'O');
+                out.push(sum.map_or(255, |s| s));
+            }
+            CompKind::Pos => out.push(b'X'),
+            CompKind::Pieces { relabel, tracked } => {
+                out.push(b'K');
+                out.extend_from_slice(&tracked.to_le_bytes());
+                for &l in relabel {
+                    out.extend_from_slice(&l.to_le_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    /// A short human-readable tag: `p` (full arrangement), `p1` (a partial one), `o`, `x`.
+    pub fn tag(&self) -> String {
+        match &self.kind {
+            CompKind::Perm { relabel } => {
+                let distinct = relabel
+                    .iter()
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len();
+                if distinct == relabel.len() {
+                    "p".into()
+                } else {
+                    format!("p{distinct}")
+                }
+            }
+            CompKind::Ori { .. } => "o".into(),
+            CompKind::Pos => "x".into(),
+            CompKind::Pieces { tracked, .. } => format!("k{tracked}"),
+        }
+    }
+}
+
+/// Ranks and unranks one component's values.
+#[derive(Clone, Debug)]
+enum Coder {
+    Perm {
+        coord: PermCoord,
+        relabel: Vec<u16>,
+    },
+    Ori {
+        coord: OriCoord,
+        n: u8,
+        sum: Option<u8>,
+    },
+    Pos,
+    Pieces {
+        coord: PermCoord,
+        relabel: Vec<u16>,
+        tracked: u16,
+        n: u8,
+        /// n^(number of tracked pieces).
+        oris: u64,
+    },
+}
+
+/// Why a component could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CompError {
+    #[error("set {set}: {source}")]
+    Coord { set: String, source: CoordError },
+    #[error("set {set}: {count} values are too many for a move table")]
+    TooLarge { set: String, count: u64 },
+}
+
+/// A component with its coder and its move table.
+#[derive(Clone, Debug)]
+pub struct Component {
+    pub spec: CompSpec,
+    /// How many values the component has.
+    pub count: u32,
+    /// Positions of the set.
+    len: usize,
+    coder: Coder,
+    /// `table[v * nmoves + m]`: the value after move `m`. Empty until built.
+    pub table: Vec<u32>,
+}
+
+/// The number of values a spec's coordinate has, without building anything.
+pub fn spec_count(puzzle: &Puzzle, spec: &CompSpec) -> Result<u64, CoordError> {
+    let set = &puzzle.sets[spec.set];
+    match &spec.kind {
+        CompKind::Perm { relabel } => {
+            let labels: Vec<u16> = puzzle.solved.sets[spec.set]
+                .perm
+                .iter()
+                .map(|&l| relabel[l as usize])
+                .collect();
+            Ok(PermCoord::new(&labels)?.count())
+        }
+        CompKind::Ori { sum } => {
+            Ok(OriCoord::new(set.orientations.max(1), set.size, sum.is_some())?.count())
+        }
+        CompKind::Pos => Ok(set.size as u64),
+        CompKind::Pieces { relabel, tracked } => {
+            let labels: Vec<u16> = puzzle.solved.sets[spec.set]
+                .perm
+                .iter()
+                .map(|&l| relabel[l as usize])
+                .collect();
+            let t = labels.iter().filter(|&&l| l < *tracked).count() as u32;
+            let perms = PermCoord::new(&labels)?.count();
+            (set.orientations.max(1) as u64)
+                .checked_pow(t)
+                .and_then(|o| o.checked_mul(perms))
+                .ok_or_else(|| CoordError::TooLarge(format!("{} pieces'", set.size)))
+        }
+    }
+}
+
+impl Component {
+    /// The component's coder, with an empty move table.
+    pub fn new(puzzle: &Puzzle, spec: CompSpec) -> Result<Component, CompError> {
+        let set = &puzzle.sets[spec.set];
+        let err = |source| CompError::Coord {
+            set: set.name.clone(),
+            source,
+        };
+        let coder = match &spec.kind {
+            CompKind::Perm { relabel } => {
+                let labels: Vec<u16> = puzzle.solved.sets[spec.set]
+                    .perm
+                    .iter()
+                    .map(|&l| relabel[l as usize])
+                    .collect();
+                Coder::Perm {
+                    coord: PermCoord::new(&labels).map_err(err)?,
+                    relabel: relabel.clone(),
+                }
+            }
+            CompKind::Ori { sum } => Coder::Ori {
+                coord: OriCoord::new(set.orientations.max(1), set.size, sum.is_some())
+                    .map_err(err)?,
+                n: set.orientations.max(1),
+                sum: *sum,
+            },
+            CompKind::Pos => Coder::Pos,
+            CompKind::Pieces { relabel, tracked } => {
+                let labels: Vec<u16> = puzzle.solved.sets[spec.set]
+                    .perm
+                    .iter()
+                    .map(|&l| relabel[l as usize])
+                    .collect();
+                let t = labels.iter().filter(|&&l| l < *tracked).count() as u32;
+                let n = set.orientations.max(1);
+                Coder::Pieces {
+                    coord: PermCoord::new(&labels).map_err(err)?,
+                    relabel: relabel.clone(),
+                    tracked: *tracked,
+                    n,
+                    oris: (n as u64).checked_pow(t).unwrap_or(u64::MAX),
+                }
+            }
+        };
+        let count = match &coder {
+            Coder::Perm { coord, .. } => coord.count(),
+            Coder::Ori { coord, .. } => coord.count(),
+            Coder::Pos => set.size as u64,
+            Coder::Pieces { coord, oris, .. } => coord.count().saturating_mul(*oris),
+        };
+        if count > MAX_COMPONENT_VALUES {
+            return Err(CompError::TooLarge {
+                set: set.name.clone(),
+                count,
+            });
+        }
+        Ok(Component {
+            spec,
+            count: count as u32,
+            len: set.size,
+            coder,
+            table: Vec::new(),
+        })
+    }
+
+    /// The component's value in `state`, or `None` when the state cannot be represented
+    /// (its labels are not the solved multiset, or its orientation sum differs from the
+    /// one every reachable state keeps): such a state is unreachable.
+    pub fn value_of(&self, state: &State) -> Option<Coord> {
+        let s = &state.sets[self.spec.set];
+        match &self.coder {
+            Coder::Perm { coord, relabel } => {
+                let mut labels = Vec::with_capacity(self.len);
+                for &l in &s.perm {
+                    labels.push(*relabel.get(l as usize)?);
+                }
+                let mut sorted = labels.clone();
+                sorted.sort_unstable();
+                let mut want = vec![0u16; self.len];
+                coord.unrank(0, &mut want);
+                if sorted != want {
+                    return None;
+                }
+                Some(Coord(coord.rank(&labels) as u32))
+            }
+            Coder::Ori { coord, n, sum } => {
+                if let Some(sum) = sum {
+                    let total: u32 = s.ori.iter().map(|&o| o as u32).sum();
+                    if total % *n as u32 != *sum as u32 {
+                        return None;
+                    }
+                }
+                Some(Coord(coord.rank(&s.ori) as u32))
+            }
+            Coder::Pos => None,
+            Coder::Pieces {
+                coord,
+                relabel,
+                tracked,
+                n,
+                oris,
+            } => {
+                let mut labels = Vec::with_capacity(self.len);
+                for &l in &s.perm {
+                    labels.push(*relabel.get(l as usize)?);
+                }
+                let mut sorted = labels.clone();
+                sorted.sort_unstable();
+                let mut want = vec![0u16; self.len];
+                coord.unrank(0, &mut want);
+                if sorted != want {
+                    return None;
+                }
+                let ori = labels
+                    .iter()
+                    .zip(&s.ori)
+                    .filter(|(&l, _)| l < *tracked)
+                    .fold(0u64, |acc, (_, &o)| acc * *n as u64 + o as u64);
+                Some(Coord((coord.rank(&labels) * oris + ori) as u32))
+            }
+        }
+    }
+
+    /// Writes value `v` into the facet of `out` this component describes: the relabelled
+    /// arrangement into `out.perm`, or the orientations into `out.ori`.
+    fn decode(&self, v: u32, out: &mut SetState) {
+        match &self.coder {
+            Coder::Perm { coord, .. } => coord.unrank(v as u64, &mut out.perm),
+            Coder::Ori { coord, n, sum } => {
+                coord.unrank(v as u64, &mut out.ori);
+                if let (Some(s), Some(last)) = (sum, out.ori.last_mut()) {
+                    *last = (*last + s) % n;
+                }
+            }
+            Coder::Pos => {}
+            Coder::Pieces {
+                coord,
+                tracked,
+                n,
+                oris,
+                ..
+            } => {
+                coord.unrank(v as u64 / oris, &mut out.perm);
+                let mut r = v as u64 % oris;
+                for i in (0..self.len).rev() {
+                    if out.perm[i] < *tracked {
+                        out.ori[i] = (r % *n as u64) as u8;
+                        r /= *n as u64;
+                    } else {
+                        out.ori[i] = 0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value of a decoded facet (inverse of `decode`).
+    fn encode(&self, s: &SetState) -> u32 {
+        match &self.coder {
+            Coder::Perm { coord, .. } => coord.rank(&s.perm) as u32,
+            Coder::Ori { coord, .. } => coord.rank(&s.ori) as u32,
+            Coder::Pos => 0,
+            Coder::Pieces {
+                coord,
+                tracked,
+                n,
+                oris,
+                ..
+            } => {
+                let ori = s
+                    .perm
+                    .iter()
+                    .zip(&s.ori)
+                    .filter(|(&l, _)| l < *tracked)
+                    .fold(0u64, |acc, (_, &o)| acc * *n as u64 + o as u64);
+                (coord.rank(&s.perm) * oris + ori) as u32
+            }
+        }
+    }
+
+    /// Fills the move table: for every value and move, the value after the move. Runs
+    /// on all cores; each value is decoded once and re-encoded once per move.
+    pub fn build_table(&mut self, puzzle: &Puzzle) {
+        let nm = puzzle.moves.len();
+        let set = self.spec.set;
+        let n = puzzle.sets[set].orientations.max(1);
+        if let Coder::Pos = self.coder {
+            // A piece at position j goes to the position i with move.perm[i] == j.
+            let mut table = vec![0u32; self.len * nm];
+            for (m, mv) in puzzle.moves.iter().enumerate() {
+                for (i, &j) in mv.effect.sets[set].perm.iter().enumerate() {
+                    table[j as usize * nm + m] = i as u32;
+                }
+            }
+            self.table = table;
+            return;
+        }
+        let len = self.len;
+        let mut table = vec![0u32; self.count as usize * nm];
+        let this = &*self;
+        table
+            .par_chunks_mut(nm * 1024)
+            .enumerate()
+            .for_each(|(chunk, out)| {
+                let mut cur = SetState::identity(len);
+                let mut next = SetState::identity(len);
+                for (k, row) in out.chunks_mut(nm).enumerate() {
+                    let v = (chunk * 1024 + k) as u32;
+                    this.decode(v, &mut cur);
+                    for (m, slot) in row.iter_mut().enumerate() {
+                        let e = &puzzle.moves[m].effect.sets[set];
+                        for i in 0..len {
+                            let from = e.perm[i] as usize;
+                            next.perm[i] = cur.perm[from];
+                            next.ori[i] = (cur.ori[from] + e.ori[i]) % n;
+                        }
+                        *slot = this.encode(&next);
+                    }
+                }
+            });
+        self.table = table;
+    }
+
+    /// The values that satisfy `mask`'s goal on this facet: the solved labels (seen
+    /// through the relabelling) at every position whose permutation is not ignored, or
+    /// the solved orientation at every position whose orientation is not ignored.
+    /// Ascending. Empty when no value can be solved (an orientation sum that cannot
+    /// match).
+    pub fn goal_values(&self, puzzle: &Puzzle, mask: Option<&IgnoreMask>) -> Vec<u32> {
+        let solved = &puzzle.solved.sets[self.spec.set];
+        let ignored = |v: &Option<&IgnoreMask>, perm: bool, i: usize| {
+            v.is_some_and(|m| {
+                if perm {
+                    m.perm.get(i) == Some(&true)
+                } else {
+                    m.ori.get(i) == Some(&true)
+                }
+            })
+        };
+        let mut out = Vec::new();
+        match &self.coder {
+            Coder::Perm { coord, relabel } => {
+                for_each_perm_goal(self.len, solved, relabel, &mask, |arr| {
+                    out.push(coord.rank(arr) as u32);
+                });
+            }
+            Coder::Pieces {
+                coord,
+                relabel,
+                tracked,
+                n,
+                oris,
+            } => {
+                for_each_perm_goal(self.len, solved, relabel, &mask, |arr| {
+                    let base = coord.rank(arr) * oris;
+                    // The tracked positions' orientations: solved where the mask keeps
+                    // them, anything where it ignores them.
+                    let slots: Vec<usize> = (0..arr.len()).filter(|&i| arr[i] < *tracked).collect();
+                    let mut digits = vec![0u8; slots.len()];
+                    loop {
+                        let ori = slots.iter().zip(&digits).fold(0u64, |acc, (&i, &d)| {
+                            let o = if ignored(&mask, false, i) {
+                                d
+                            } else {
+                                solved.ori[i]
+                            };
+                            acc * *n as u64 + o as u64
+                        });
+                        out.push((base + ori) as u32);
+                        let mut k = 0;
+                        while k < digits.len() {
+                            if ignored(&mask, false, slots[k]) && digits[k] + 1 < *n {
+                                digits[k] += 1;
+                                break;
+                            }
+                            digits[k] = 0;
+                            k += 1;
+                        }
+                        if k == digits.len() {
+                            break;
+                        }
+                    }
+                });
+            }
+            Coder::Ori { coord, n, sum } => {
+                let free: Vec<usize> = (0..self.len)
+                    .filter(|&i| ignored(&mask, false, i))
+                    .collect();
+                let mut arr = solved.ori.clone();
+                let mut digits = vec![0u8; free.len()];
+                loop {
+                    for (k, &i) in free.iter().enumerate() {
+                        arr[i] = digits[k];
+                    }
+                    let total: u32 = arr.iter().map(|&o| o as u32).sum();
+                    let keeps_sum = match sum {
+                        Some(s) => total % *n as u32 == *s as u32,
+                        None => true,
+                    };
+                    if keeps_sum {
+                        out.push(coord.rank(&arr) as u32);
+                    }
+                    // Odometer over the free digits.
+                    let mut k = 0;
+                    while k < digits.len() {
+                        digits[k] += 1;
+                        if digits[k] < *n {
+                            break;
+                        }
+                        digits[k] = 0;
+                        k += 1;
+                    }
+                    if k == digits.len() {
+                        break;
+                    }
+                }
+            }
+            Coder::Pos => {}
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Calls `f` with every relabelled arrangement that matches the solved one at the
+/// positions `mask` does not ignore (the ignored positions take every arrangement of
+/// the labels left over).
+fn for_each_perm_goal(
+    len: usize,
+    solved: &SetState,
+    relabel: &[u16],
+    mask: &Option<&IgnoreMask>,
+    mut f: impl FnMut(&[u16]),
+) {
+    let labels: Vec<u16> = solved.perm.iter().map(|&l| relabel[l as usize]).collect();
+    let free: Vec<usize> = (0..len)
+        .filter(|&i| mask.is_some_and(|m| m.perm.get(i) == Some(&true)))
+        .collect();
+    let mut pool: Vec<u16> = free.iter().map(|&i| labels[i]).collect();
+    pool.sort_unstable();
+    let mut arr = labels.clone();
+    loop {
+        for (k, &i) in free.iter().enumerate() {
+            arr[i] = pool[k];
+        }
+        f(&arr);
+        if !next_permutation(&mut pool) {
+            break;
+        }
+    }
+}
+
+/// Rearranges `v` into the next lexicographic permutation; false (and `v` sorted) when
+/// `v` was the last one. Handles repeated values (multiset permutations).
+pub fn next_permutation(v: &mut [u16]) -> bool {
+    if v.len() < 2 {
+        return false;
+    }
+    let mut i = v.len() - 1;
+    while i > 0 && v[i - 1] >= v[i] {
+        i -= 1;
+    }
+    if i == 0 {
+        v.reverse();
+        return false;
+    }
+    let mut j = v.len() - 1;
+    while v[j] <= v[i - 1] {
+        j -= 1;
+    }
+    v.swap(i - 1, j);
+    v[i..].reverse();
+    true
+}
+
+/// Whether every move keeps the sum of set `set`'s orientations (mod n); then the
+/// orientation coordinate can imply its last digit.
+pub fn moves_keep_ori_sum(puzzle: &Puzzle, set: usize) -> bool {
+    let n = puzzle.sets[set].orientations.max(1) as u32;
+    puzzle.base_moves.iter().all(|b| {
+        b.effect.sets[set]
+            .ori
+            .iter()
+            .map(|&o| o as u32)
+            .sum::<u32>()
+            % n
+            == 0
+    })
+}
+
+/// The relabelling that sees the pieces of set `set` as `mask` allows: a label whose
+/// pieces all sit at ignored positions of the solved state becomes the shared wildcard
+/// (the last label, returned too when some label became it); the other labels keep their
+/// order. With no mask this is the identity on the solved labels (compacted).
+pub fn mask_relabel(
+    puzzle: &Puzzle,
+    set: usize,
+    mask: Option<&IgnoreMask>,
+) -> (Vec<u16>, Option<u16>) {
+    let solved = &puzzle.solved.sets[set].perm;
+    let size = puzzle.sets[set].size;
+    let max = solved
+        .iter()
+        .copied()
+        .max()
+        .map_or(0, |m| m as usize + 1)
+        .max(size);
+    let mut kept = vec![false; max];
+    for (i, &l) in solved.iter().enumerate() {
+        if !mask.is_some_and(|m| m.perm.get(i) == Some(&true)) {
+            kept[l as usize] = true;
+        }
+    }
+    let mut relabel = vec![0u16; max];
+    let mut next = 0u16;
+    for l in 0..max {
+        if kept[l] {
+            relabel[l] = next;
+            next += 1;
+        }
+    }
+    let mut wildcard = None;
+    for l in 0..max {
+        if !kept[l] {
+            relabel[l] = next;
+            if solved.contains(&(l as u16)) {
+                wildcard = Some(next);
+            }
+        }
+    }
+    (relabel, wildcard)
+}
+
+/// Splits a relabelling whose arrangement count is too large for one component into
+/// several that each track some of its distinct labels (the rest become a shared
+/// wildcard), at most `limit` values each. Every label tracked by `relabel` other than
+/// the wildcard is tracked by exactly one part; together the parts determine the
+/// arrangement. Returns the relabelling itself when it fits.
+pub fn split_relabel(
+    puzzle: &Puzzle,
+    set: usize,
+    relabel: &[u16],
+    wildcard: Option<u16>,
+    ori_n: u64,
+    limit: u64,
+) -> Vec<(Vec<u16>, u16)> {
+    let solved = &puzzle.solved.sets[set].perm;
+    let n = solved.len();
+    let mut counts: std::collections::BTreeMap<u16, u64> = Default::default();
+    for &l in solved {
+        *counts.entry(relabel[l as usize]).or_insert(0) += 1;
+    }
+    // Values of a part tracking labels with these piece counts (the rest wildcard).
+    let size = |group: &[u64]| {
+        let tracked: u64 = group.iter().sum();
+        let mut c = group.to_vec();
+        c.push(n as u64 - tracked);
+        multinomial(&c).and_then(|t| t.checked_mul(ori_n.checked_pow(tracked as u32)?))
+    };
+    let kept: Vec<u64> = counts
+        .iter()
+        .filter(|(&l, _)| Some(l) != wildcard)
+        .map(|(_, &c)| c)
+        .collect();
+    if size(&kept).is_some_and(|t| t <= limit) {
+        let tracked = wildcard.unwrap_or(counts.len() as u16);
+        return vec![(relabel.to_vec(), tracked)];
+    }
+    // The wildcard of `relabel` stays a wildcard everywhere: no goal looks at it. The
+    // other labels are tracked in groups.
+    let labels: Vec<u16> = counts
+        .keys()
+        .copied()
+        .filter(|&l| Some(l) != wildcard)
+        .collect();
+    let mut parts = Vec::new();
+    let mut start = 0;
+    while start < labels.len() {
+        let mut end = start + 1;
+        // Grow the group while the part's value count stays within the limit.
+        while end < labels.len() {
+            let group: Vec<u64> = labels[start..=end].iter().map(|l| counts[l]).collect();
+            if size(&group).is_some_and(|t| t <= limit) {
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        let group = &labels[start..end];
+        let wild = group.len() as u16;
+        let part: Vec<u16> = relabel
+            .iter()
+            .map(|l| match group.iter().position(|g| g == l) {
+                Some(k) => k as u16,
+                None => wild,
+            })
+            .collect();
+        parts.push((part, wild));
+        start = end;
+    }
+    parts
+}
+
+/// n! / prod(c!) for counts summing to n, or None past u64.
+fn multinomial(counts: &[u64]) -> Option<u64> {
+    let mut acc: u128 = 1;
+    let mut k: u128 = 0;
+    for &c in counts {
+        for i in 1..=c as u128 {
+            k += 1;
+            acc = acc.checked_mul(k)? / i;
+            if acc > u64::MAX as u128 {
+                return None;
+            }
+        }
+    }
+    Some(acc as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::IgnoreMask;
+    use crate::table::testing::cube2;
+
+    #[test]
+    fn move_tables_agree_with_the_model() {
+        let p = cube2();
+        let (relabel, wild) = mask_relabel(&p, 0, None);
+        assert_eq!(wild, None);
+        let mut perm = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Perm { relabel },
+            },
+        )
+        .unwrap();
+        let mut ori = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Ori { sum: Some(0) },
+            },
+        )
+        .unwrap();
+        assert_eq!((perm.count, ori.count), (5040, 729));
+        perm.build_table(&p);
+        ori.build_table(&p);
+        let nm = p.moves.len();
+        let mut s = p.solved.clone();
+        for step in 0..200usize {
+            let m = (step * 7 + step / 3) % nm;
+            let (pv, ov) = (perm.value_of(&s).unwrap(), ori.value_of(&s).unwrap());
+            s = s.then(&p.moves[m].effect, &p.sets);
+            assert_eq!(
+                perm.table[pv.0 as usize * nm + m],
+                perm.value_of(&s).unwrap().0
+            );
+            assert_eq!(
+                ori.table[ov.0 as usize * nm + m],
+                ori.value_of(&s).unwrap().0
+            );
+        }
+    }
+
+    /// A part that carries its pieces' orientations moves like the model, and its goal
+    /// values match the solved state where the mask says so.
+    #[test]
+    fn pieces_components_agree_with_the_model() {
+        let p = cube2();
+        let spec = CompSpec {
+            set: 0,
+            kind: CompKind::Pieces {
+                relabel: vec![0, 1, 2, 3, 3, 3, 3],
+                tracked: 3,
+            },
+        };
+        let mut c = Component::new(&p, spec.clone()).unwrap();
+        assert_eq!(c.count as u64, spec_count(&p, &spec).unwrap());
+        assert_eq!(c.count, 7 * 6 * 5 * 27);
+        c.build_table(&p);
+        let nm = p.moves.len();
+        let mut s = p.solved.clone();
+        for step in 0..300usize {
+            let m = (step * 5 + step / 7) % nm;
+            let v = c.value_of(&s).unwrap();
+            s = s.then(&p.moves[m].effect, &p.sets);
+            assert_eq!(c.table[v.0 as usize * nm + m], c.value_of(&s).unwrap().0);
+        }
+        let solved = c.value_of(&p.solved).unwrap().0;
+        assert_eq!(c.goal_values(&p, None), vec![solved]);
+        let mask = IgnoreMask {
+            perm: vec![false; 7],
+            ori: vec![false, true, false, false, false, false, false],
+        };
+        assert_eq!(c.goal_values(&p, Some(&mask)).len(), 3);
+    }
+
+    #[test]
+    fn relabelling_by_mask_and_splitting() {
+        let p = cube2();
+        let mask = IgnoreMask {
+            perm: vec![false, true, true, false, false, false, true],
+            ori: vec![false; 7],
+        };
+        // Labels 1, 2 and 6 sit at ignored positions only: they become the wildcard 4.
+        assert_eq!(
+            mask_relabel(&p, 0, Some(&mask)),
+            (vec![0, 4, 4, 1, 2, 3, 4], Some(4))
+        );
+        let parts: Vec<Vec<u16>> = split_relabel(&p, 0, &[0, 1, 2, 3, 4, 5, 6], None, 1, 7 * 6 * 5)
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect();
+        assert_eq!(
+            parts,
+            vec![
+                vec![0, 1, 2, 3, 3, 3, 3],
+                vec![3, 3, 3, 0, 1, 2, 3],
+                vec![1, 1, 1, 1, 1, 1, 0]
+            ]
+        );
+        let c = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Perm {
+                    relabel: vec![0, 4, 4, 1, 2, 3, 4],
+                },
+            },
+        )
+        .unwrap();
+        assert_eq!(c.count, 7 * 6 * 5 * 4);
+        assert_eq!(c.goal_values(&p, Some(&mask)).len(), 1);
+    }
+
+    #[test]
+    fn ori_goals_with_ignores() {
+        let p = cube2();
+        let mask = IgnoreMask {
+            perm: vec![false; 7],
+            ori: vec![true, true, false, false, false, false, false],
+        };
+        let c = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Ori { sum: None },
+            },
+        )
+        .unwrap();
+        assert_eq!(c.goal_values(&p, Some(&mask)).len(), 9);
+        let c = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Ori { sum: Some(0) },
+            },
+        )
+        .unwrap();
+        assert_eq!(c.goal_values(&p, None), vec![0]);
+    }
+}

@@ -1,0 +1,507 @@
+//! Pruning tables: for every value of a product of components, a lower bound on the
+//! number of moves (or quarter turns) to the goal, found by a breadth-first search from
+//! every goal value at once.
+//!
+//! Invariants: entry `i` of a table over components `c_0 .. c_k` belongs to the tuple
+//! `(v_0 .. v_k)` with `i = sum v_j * stride_j` (the last component varies fastest); an
+//! entry never exceeds the true distance of any state whose components have those
+//! values; the highest code (15 in a nibble, 255 in a byte) means "cannot reach the
+//! goal" and prunes every branch.
+
+use super::comp::Component;
+use crate::progress::Progress;
+use crate::puzzle::{Metric, Puzzle};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// The code of an unreached entry while building, and in a byte table.
+pub const UNREACHED: u8 = 255;
+/// The code of an unreached entry in a nibble table.
+const NIBBLE_UNREACHED: u8 = 15;
+/// The value a lookup returns for an entry that cannot reach the goal.
+pub const INFINITE: u32 = u32::MAX / 2;
+
+/// How entries are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Two entries per byte, the even entry in the low nibble; depths above 14 are
+    /// stored as 14 (still a lower bound).
+    Nibbles,
+    /// One byte per entry.
+    Bytes,
+}
+
+impl Format {
+    /// Bytes needed to store `len` entries.
+    pub fn bytes(self, len: u64) -> u64 {
+        match self {
+            Format::Nibbles => len.div_ceil(2),
+            Format::Bytes => len,
+        }
+    }
+}
+
+/// Where a table's entries live: built in memory, or mapped from a cache file.
+pub enum Entries {
+    Owned(Vec<u8>),
+    Mapped(Box<dyn std::ops::Deref<Target = [u8]> + Send + Sync>),
+}
+
+impl Entries {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Entries::Owned(v) => v,
+            Entries::Mapped(m) => m,
+        }
+    }
+}
+
+/// A built pruning table.
+pub struct PruneTable {
+    pub metric: Metric,
+    /// Value counts of the components, in order.
+    pub sizes: Vec<u64>,
+    /// `strides[j]`: the weight of component `j` in the entry index.
+    pub strides: Vec<u64>,
+    /// Number of entries.
+    pub len: u64,
+    pub format: Format,
+    /// The largest finite depth stored.
+    pub max_depth: u8,
+    entries: Entries,
+    /// Nibble code to depth, with 15 to [`INFINITE`].
+    nibble_depth: [u32; 16],
+}
+
+/// The strides of a product of components with these value counts.
+pub fn strides_of(sizes: &[u64]) -> Vec<u64> {
+    let mut strides = vec![1u64; sizes.len()];
+    for j in (0..sizes.len().saturating_sub(1)).rev() {
+        strides[j] = strides[j + 1] * sizes[j + 1];
+    }
+    strides
+}
+
+fn nibble_depths() -> [u32; 16] {
+    let mut t = [0u32; 16];
+    for (i, d) in t.iter_mut().enumerate() {
+        *d = if i as u8 == NIBBLE_UNREACHED {
+            INFINITE
+        } else {
+            i as u32
+        };
+    }
+    t
+}
+
+impl PruneTable {
+    /// A table from stored entries (checked by the caller against `sizes`).
+    pub fn from_entries(
+        metric: Metric,
+        sizes: Vec<u64>,
+        format: Format,
+        max_depth: u8,
+        entries: Entries,
+    ) -> Option<PruneTable> {
+        let len = sizes.iter().product::<u64>();
+        if entries.bytes().len() as u64 != format.bytes(len) {
+            return None;
+        }
+        Some(PruneTable {
+            metric,
+            strides: strides_of(&sizes),
+            sizes,
+            len,
+            format,
+            max_depth,
+            entries,
+            nibble_depth: nibble_depths(),
+        })
+    }
+
+    /// The stored entries, for writing to a cache file.
+    pub fn raw(&self) -> &[u8] {
+        self.entries.bytes()
+    }
+
+    /// Bytes of memory the entries take.
+    pub fn memory(&self) -> u64 {
+        self.entries.bytes().len() as u64
+    }
+
+    /// The lower bound stored for entry `index` ([`INFINITE`] when unreachable).
+    #[inline]
+    pub fn get(&self, index: u64) -> u32 {
+        let bytes = self.entries.bytes();
+        match self.format {
+            Format::Nibbles => {
+                let b = bytes[(index >> 1) as usize];
+                self.nibble_depth[((b >> ((index & 1) * 4)) & 15) as usize]
+            }
+            Format::Bytes => {
+                let b = bytes[index as usize];
+                if b == UNREACHED {
+                    INFINITE
+                } else {
+                    b as u32
+                }
+            }
+        }
+    }
+
+    /// How many entries hold each depth, up to the deepest, and how many cannot reach
+    /// the goal.
+    pub fn histogram(&self) -> (Vec<u64>, u64) {
+        let mut h = vec![0u64; 256];
+        let mut unreachable = 0;
+        for i in 0..self.len {
+            match self.get(i) {
+                INFINITE => unreachable += 1,
+                d => h[d as usize] += 1,
+            }
+        }
+        while h.len() > 1 && h[h.len() - 1] == 0 {
+            h.pop();
+        }
+        (h, unreachable)
+    }
+
+    /// Builds a table over the product of `comps` (move tables built) by breadth-first
+    /// search from every tuple of goal values (`goals[j]` lists component `j`'s goal
+    /// values). With `Metric::Qtm` a move costs its quarter-turn cost. `allow_bytes`
+    /// keeps one byte per entry when some depth exceeds 14 (otherwise such depths are
+    /// stored as 14).
+    pub fn build(
+        puzzle: &Puzzle,
+        comps: &[&Component],
+        goals: &[Vec<u32>],
+        metric: Metric,
+        allow_bytes: bool,
+        what: &str,
+        progress: &dyn Progress,
+    ) -> PruneTable {
+        let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+        let entries = bfs(puzzle, comps, goals, metric, what, progress);
+        let max_depth = entries
+            .iter()
+            .copied()
+            .filter(|&d| d != UNREACHED)
+            .max()
+            .unwrap_or(0);
+        let format = if max_depth <= 14 || !allow_bytes {
+            Format::Nibbles
+        } else {
+            Format::Bytes
+        };
+        let data = match format {
+            Format::Bytes => entries,
+            Format::Nibbles => pack_nibbles(&entries),
+        };
+        let len = sizes.iter().product();
+        PruneTable {
+            metric,
+            strides: strides_of(&sizes),
+            sizes,
+            len,
+            format,
+            max_depth: if format == Format::Nibbles {
+                max_depth.min(14)
+            } else {
+                max_depth
+            },
+            entries: Entries::Owned(data),
+            nibble_depth: nibble_depths(),
+        }
+    }
+}
+
+/// Packs byte entries two to a byte, clamping depths to 14 and unreached to 15.
+fn pack_nibbles(entries: &[u8]) -> Vec<u8> {
+    let code = |d: u8| {
+        if d == UNREACHED {
+            NIBBLE_UNREACHED
+        } else {
+            d.min(14)
+        }
+    };
+    entries
+        .par_chunks(2)
+        .map(|pair| code(pair[0]) | (pair.get(1).map_or(NIBBLE_UNREACHED, |&d| code(d)) << 4))
+        .collect()
+}
+
+/// The cost of every move in `metric`.
+pub fn move_costs(puzzle: &Puzzle, metric: Metric) -> Vec<u32> {
+    (0..puzzle.moves.len())
+        .map(|m| match metric {
+            Metric::Htm => 1,
+            Metric::Qtm => puzzle.moves[m].qtm.max(1),
+        })
+        .collect()
+}
+
+/// Breadth-first search over the product of `comps`, one byte per entry.
+///
+/// Layer `d` is expanded either forwards (every entry at `d` sets its successors to
+/// `d + cost` when that is lower) or, once most entries are known, backwards (every
+/// entry still above `d + 1` looks for a neighbour at `d`; a move's inverse is a move
+/// of the same cost, so neighbours and predecessors coincide). Costs can exceed 1 in
+/// the quarter-turn metric, so an entry may first get a tentative depth that a later
+/// layer lowers; every entry of layer `d` is final when layer `d` is expanded.
+fn bfs(
+    puzzle: &Puzzle,
+    comps: &[&Component],
+    goals: &[Vec<u32>],
+    metric: Metric,
+    what: &str,
+    progress: &dyn Progress,
+) -> Vec<u8> {
+    let nm = puzzle.moves.len();
+    let costs = move_costs(puzzle, metric);
+    let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+    let strides = strides_of(&sizes);
+    let len: u64 = sizes.iter().product();
+    let k = comps.len();
+    let minor = comps[k - 1];
+    let minor_n = minor.count as usize;
+    let majors = (len / minor_n as u64) as usize;
+    let major_sizes = &sizes[..k - 1];
+    let major_strides: Vec<u64> = strides[..k - 1]
+        .iter()
+        .map(|s| s / minor_n as u64)
+        .collect();
+    // A table holds distances *to* the goal, so forward expansion from the goal walks
+    // moves backwards: from x to every y with y * m = x. When every move's inverse is a
+    // move of the same cost (no directed moves) that is the same as walking forwards;
+    // otherwise each component gets the inverse of its move table. Backward expansion
+    // ("is some x * m at depth d?") always uses the forward tables.
+    let invertible = puzzle
+        .base_moves
+        .iter()
+        .all(|b| !b.directed || b.order <= 2);
+    let inverses: Vec<Vec<u32>> = if invertible {
+        Vec::new()
+    } else {
+        comps
+            .iter()
+            .map(|c| {
+                let mut inv = vec![0u32; c.table.len()];
+                for (i, &to) in c.table.iter().enumerate() {
+                    let (v, m) = (i / nm, i % nm);
+                    inv[to as usize * nm + m] = v as u32;
+                }
+                inv
+            })
+            .collect()
+    };
+    let forward: Vec<&[u32]> = comps.iter().map(|c| c.table.as_slice()).collect();
+    let towards_goal: Vec<&[u32]> = if invertible {
+        forward.clone()
+    } else {
+        inverses.iter().map(|v| v.as_slice()).collect()
+    };
+
+    let unit_costs = costs.iter().all(|&c| c == 1);
+    // The depth after a move, kept below the unreached code (deeper entries are stored
+    // as 254, still a lower bound).
+    let step = |d: u8, cost: u32| d.saturating_add(cost.min(255) as u8).min(UNREACHED - 1);
+    let table: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNREACHED)).collect();
+    // Every tuple of goal values is a source at depth 0.
+    let mut visited = 0u64;
+    if goals.iter().all(|g| !g.is_empty()) {
+        let mut digit = vec![0usize; k];
+        loop {
+            let idx: u64 = (0..k).map(|j| goals[j][digit[j]] as u64 * strides[j]).sum();
+            if table[idx as usize].swap(0, Relaxed) != 0 {
+                visited += 1;
+            }
+            let mut j = k;
+            loop {
+                if j == 0 {
+                    break;
+                }
+                j -= 1;
+                digit[j] += 1;
+                if digit[j] < goals[j].len() {
+                    break;
+                }
+                digit[j] = 0;
+            }
+            if digit.iter().all(|&d| d == 0) {
+                break;
+            }
+        }
+    }
+    progress.start(what, Some(len));
+    progress.inc(visited);
+    let max_assigned = AtomicU64::new(0);
+    let decode_major = |mut j: usize, out: &mut [u32]| {
+        for (c, &size) in major_sizes.iter().enumerate().rev() {
+            out[c] = (j as u64 % size) as u32;
+            j = (j as u64 / size) as usize;
+        }
+    };
+    let mut d: u8 = 0;
+    loop {
+        let at_d: u64 = table.par_iter().filter(|e| e.load(Relaxed) == d).count() as u64;
+        if at_d == 0 && d as u64 >= max_assigned.load(Relaxed) {
+            break;
+        }
+        if d >= UNREACHED - 2 {
+            // Depths this large never occur in practice; keep the table admissible by
+            // calling everything left "at least this deep".
+            table.par_iter().for_each(|e| {
+                if e.load(Relaxed) == UNREACHED {
+                    e.store(d, Relaxed);
+                }
+            });
+            break;
+        }
+        let unknown = table.par_iter().filter(|e| e.load(Relaxed) > d).count() as u64;
+        let backward = at_d > unknown / 3;
+        let tabs = if backward { &forward } else { &towards_goal };
+        let minor_table = tabs[k - 1];
+        let newly = AtomicU64::new(0);
+        (0..majors).into_par_iter().with_min_len(16).for_each_init(
+            || (vec![0u32; k.saturating_sub(1)], vec![0usize; nm]),
+            |(vals, targets), j| {
+                let block = &table[j * minor_n..(j + 1) * minor_n];
+                let wanted = |e: u8| {
+                    if backward {
+                        e > d + 1 && e != d
+                    } else {
+                        e == d
+                    }
+                };
+                if !block.iter().any(|e| wanted(e.load(Relaxed))) {
+                    return;
+                }
+                decode_major(j, vals);
+                for (m, t) in targets.iter_mut().enumerate() {
+                    *t = tabs[..k - 1]
+                        .iter()
+                        .zip(vals.iter())
+                        .zip(&major_strides)
+                        .map(|((tab, &v), &s)| tab[v as usize * nm + m] as u64 * s)
+                        .sum::<u64>() as usize
+                        * minor_n;
+                }
+                // Counters stay local to the block: shared atomics updated for every
+                // entry would bounce their cache line between the cores.
+                let (mut found, mut deepest) = (0u64, 0u8);
+                if backward {
+                    for (v, e) in block.iter().enumerate() {
+                        let cur = e.load(Relaxed);
+                        if cur <= d + 1 {
+                            continue;
+                        }
+                        let mut best = cur;
+                        for m in 0..nm {
+                            let nd = step(d, costs[m]);
+                            if nd >= best {
+                                continue;
+                            }
+                            let t = targets[m] + minor_table[v * nm + m] as usize;
+                            if table[t].load(Relaxed) == d {
+                                best = nd;
+                                if nd == d + 1 {
+                                    break;
+                                }
+                            }
+                        }
+                        if best < cur {
+                            e.store(best, Relaxed);
+                            deepest = deepest.max(best);
+                            found += (cur == UNREACHED) as u64;
+                        }
+                    }
+                } else {
+                    for (v, e) in block.iter().enumerate() {
+                        if e.load(Relaxed) != d {
+                            continue;
+                        }
+                        for m in 0..nm {
+                            let nd = step(d, costs[m]);
+                            let t = targets[m] + minor_table[v * nm + m] as usize;
+                            let cur = table[t].load(Relaxed);
+                            if cur > nd {
+                                // With unit costs every write of this layer is d + 1, so
+                                // racing plain stores agree; otherwise keep the minimum.
+                                let before = if unit_costs {
+                                    table[t].store(nd, Relaxed);
+                                    cur
+                                } else {
+                                    table[t].fetch_min(nd, Relaxed)
+                                };
+                                found += (before == UNREACHED) as u64;
+                                deepest = deepest.max(nd);
+                            }
+                        }
+                    }
+                }
+                if found > 0 {
+                    newly.fetch_add(found, Relaxed);
+                }
+                if deepest > 0 {
+                    max_assigned.fetch_max(deepest as u64, Relaxed);
+                }
+            },
+        );
+        progress.inc(newly.load(Relaxed));
+        d += 1;
+    }
+    progress.finish();
+    table.into_iter().map(AtomicU8::into_inner).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+    use crate::table::comp::{mask_relabel, CompKind, CompSpec};
+    use crate::table::testing::cube2;
+
+    fn cube2_table(metric: Metric) -> PruneTable {
+        let p = cube2();
+        let (relabel, _) = mask_relabel(&p, 0, None);
+        let mut perm = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Perm { relabel },
+            },
+        )
+        .unwrap();
+        let mut ori = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Ori { sum: Some(0) },
+            },
+        )
+        .unwrap();
+        perm.build_table(&p);
+        ori.build_table(&p);
+        let goals = vec![perm.goal_values(&p, None), ori.goal_values(&p, None)];
+        PruneTable::build(&p, &[&perm, &ori], &goals, metric, false, "test", &Silent)
+    }
+
+    /// The whole 2x2x2 in one table is God's algorithm: the counts per depth are
+    /// ksolve+'s (and twsearch's) published figures.
+    #[test]
+    fn cube2_full_table_counts_gods_numbers() {
+        let t = cube2_table(Metric::Htm);
+        assert_eq!(
+            t.histogram().0,
+            [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+        );
+        let t = cube2_table(Metric::Qtm);
+        assert_eq!(
+            t.histogram().0,
+            [
+                1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536,
+                90280, 276
+            ]
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! Puzzle definitions written for these tests, and helpers to run the solver on them.
+#![allow(dead_code)]
+
+use ksolve::def::{parse_puzzle, parse_scrambles};
+use ksolve::progress::Silent;
+use ksolve::puzzle::{IgnoreMask, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State};
+use ksolve::search::{Outcome, SolveOptions, Solver};
+use ksolve::table::cache::TableCache;
+use ksolve::table::Tables;
+
+/// A 2x2x2 turned by U, R and F; the down-back-left corner stays put.
+/// Corners: 1 UFR, 2 UFL, 3 UBL, 4 UBR, 5 DFR, 6 DFL, 7 DBR.
+pub const CUBE2: &str = "Name 2x2x2 (tests)
+Set CORNERS 7 3
+Solved
+CORNERS
+1 2 3 4 5 6 7
+End
+Move U
+CORNERS
+4 1 2 3 5 6 7
+End
+Move R
+CORNERS
+5 2 3 1 7 6 4
+1 0 0 2 2 0 1
+End
+Move F
+CORNERS
+2 6 3 4 1 5 7
+2 1 0 0 1 2 0
+End
+";
+
+/// The 2x2x2 above with ignores allowed: the permutation of the two back U corners
+/// and the orientation of UBL.
+pub fn cube2_with_ignore() -> String {
+    format!("{CUBE2}Ignore\nCORNERS\n0 0 1 1 0 0 0\n0 0 1 0 0 0 0\nEnd\n")
+}
+
+/// The 2x2x2 above with UFR and UFL bandaged together: R alone may not turn while
+/// both sit in the U layer's front.
+pub fn cube2_with_block() -> String {
+    format!("{CUBE2}Block\nCORNERS\n1 2\nEnd\n")
+}
+
+pub fn puzzle(def: &str) -> Puzzle {
+    parse_puzzle(def.as_bytes(), "test.def").unwrap().0
+}
+
+pub fn scrambles(p: &Puzzle, text: &str) -> Vec<Scramble> {
+    parse_scrambles(text.as_bytes(), "test.txt", p).unwrap()
+}
+
+/// The position a scramble asks to solve, with its ignore masks.
+pub fn position(p: &Puzzle, s: &Scramble) -> (State, Vec<IgnoreMask>) {
+    match &s.source {
+        ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
+        ScrambleSource::Alg(moves) => (p.apply_sequence(&p.solved, moves), vec![]),
+        ScrambleSource::Random => panic!("no random scrambles in these tests"),
+    }
+}
+
+/// Solves with tables in memory.
+pub fn solve(
+    p: &Puzzle,
+    start: &State,
+    ignore: &[IgnoreMask],
+    settings: &SolveSettings,
+) -> Outcome {
+    let mut solver = Solver::new(p, Tables::new(TableCache::in_memory(), 1 << 28));
+    solver
+        .solve(
+            start,
+            ignore,
+            settings,
+            SolveOptions::default(),
+            &Silent,
+            |_, _| {},
+        )
+        .unwrap()
+}
+
+/// An independent brute-force search on the piece-level model: every canonical,
+/// block-legal sequence within the move limits and costing at most the depth limit, in
+/// depth-first order with moves in definition order; the solved ones, shortest first,
+/// from the optimal cost up to optimal + slack.
+pub fn brute_force(
+    p: &Puzzle,
+    start: &State,
+    ignore: &[IgnoreMask],
+    settings: &SolveSettings,
+) -> Vec<Vec<MoveId>> {
+    fn walk(
+        p: &Puzzle,
+        s: &State,
+        ignore: &[IgnoreMask],
+        settings: &SolveSettings,
+        path: &mut Vec<MoveId>,
+        cost: u32,
+        out: &mut Vec<(u32, Vec<MoveId>)>,
+    ) {
+        if p.is_solved(s, ignore) {
+            out.push((cost, path.clone()));
+        }
+        for m in 0..p.moves.len() {
+            let m = MoveId(m as u16);
+            let c = settings.metric.cost(p, m);
+            if cost + c > settings.max_depth {
+                continue;
+            }
+            if path
+                .last()
+                .is_some_and(|&prev| !p.canonical_successor(prev, m))
+            {
+                continue;
+            }
+            if !p.block_allows(s, m) {
+                continue;
+            }
+            path.push(m);
+            let within = settings
+                .limits
+                .iter()
+                .all(|l| path.iter().filter(|&&x| l.matches(p, x)).count() as u32 <= l.max);
+            if within {
+                let next = s.then(&p.mv(m).effect, &p.sets);
+                walk(p, &next, ignore, settings, path, cost + c, out);
+            }
+            path.pop();
+        }
+    }
+    let mut found = Vec::new();
+    walk(p, start, ignore, settings, &mut Vec::new(), 0, &mut found);
+    found.sort_by_key(|(c, _)| *c);
+    let Some(&(best, _)) = found.first() else {
+        return Vec::new();
+    };
+    found
+        .into_iter()
+        .filter(|(c, _)| *c <= best + settings.slack)
+        .map(|(_, s)| s)
+        .collect()
+}

@@ -1,0 +1,175 @@
+//! Table caching through the command line: a second run reuses the cached pruning
+//! table; a deleted, truncated or corrupted table file, or an edited definition, makes
+//! the next run rebuild the table (with a warning for a damaged or foreign file) and
+//! still print the right solutions.
+
+mod common;
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+const SCRAMBLES: &str = "Scramble twist\nCORNERS\n1 2 3 4 5 6 7\n2 0 1 0 0 0 0\nEnd\n\
+                         ScrambleAlg sune\nR U R' U R U2 R'\nEnd\n";
+
+struct Run {
+    stdout: String,
+    stderr: String,
+}
+
+fn run(def: &Path, scr: &Path, tables: &Path) -> Run {
+    let t = Instant::now();
+    let out = Command::cargo_bin("ksolve")
+        .unwrap()
+        .arg(def)
+        .arg(scr)
+        .arg("--tables")
+        .arg(tables)
+        .output()
+        .unwrap();
+    eprintln!("run took {:.3} s", t.elapsed().as_secs_f64());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Run {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// The one pruning table file in `dir`.
+fn table_file(dir: &Path) -> PathBuf {
+    let files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".pt-"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files[0].clone()
+}
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    def: PathBuf,
+    scr: PathBuf,
+    tables: PathBuf,
+    first: Run,
+}
+
+fn setup() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("cube2.def");
+    let scr = dir.path().join("cube2.txt");
+    let tables = dir.path().join("tables");
+    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&scr, SCRAMBLES).unwrap();
+    let first = run(&def, &scr, &tables);
+    assert!(!first.stderr.contains("warning"), "{}", first.stderr);
+    assert!(first.stdout.starts_with("Solving twist\n"));
+    Setup {
+        _dir: dir,
+        def,
+        scr,
+        tables,
+        first,
+    }
+}
+
+#[test]
+fn second_run_reuses_the_table() {
+    let s = setup();
+    let file = table_file(&s.tables);
+    let before = std::fs::metadata(&file).unwrap().modified().unwrap();
+    let second = run(&s.def, &s.scr, &s.tables);
+    assert_eq!(second.stdout, s.first.stdout);
+    assert!(!second.stderr.contains("warning"), "{}", second.stderr);
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        before
+    );
+}
+
+#[test]
+fn deleted_table_is_rebuilt() {
+    let s = setup();
+    let file = table_file(&s.tables);
+    std::fs::remove_file(&file).unwrap();
+    let again = run(&s.def, &s.scr, &s.tables);
+    assert_eq!(again.stdout, s.first.stdout);
+    assert!(file.exists());
+}
+
+#[test]
+fn truncated_table_is_rebuilt_with_a_warning() {
+    let s = setup();
+    let file = table_file(&s.tables);
+    let len = std::fs::metadata(&file).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    let again = run(&s.def, &s.scr, &s.tables);
+    assert!(
+        again.stderr.contains("warning") && again.stderr.contains("truncated"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(again.stdout, s.first.stdout);
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), len);
+    assert!(!run(&s.def, &s.scr, &s.tables).stderr.contains("warning"));
+}
+
+#[test]
+fn corrupted_table_is_rebuilt_with_a_warning() {
+    let s = setup();
+    let file = table_file(&s.tables);
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x5a;
+    std::fs::write(&file, &bytes).unwrap();
+    let again = run(&s.def, &s.scr, &s.tables);
+    assert!(
+        again.stderr.contains("warning") && again.stderr.contains("corrupt"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(again.stdout, s.first.stdout);
+}
+
+#[test]
+fn edited_definition_rebuilds_with_a_warning() {
+    let s = setup();
+    // The same puzzle with its F move renamed G: the table file has the same name but
+    // was built for other definition bytes.
+    std::fs::write(&s.def, common::CUBE2.replace("Move F", "Move G")).unwrap();
+    let again = run(&s.def, &s.scr.clone(), &s.tables);
+    assert!(
+        again.stderr.contains("warning") && again.stderr.contains("another definition"),
+        "{}",
+        again.stderr
+    );
+    let renamed: String = s
+        .first
+        .stdout
+        .lines()
+        .map(|l| {
+            let words: Vec<String> = l
+                .split(' ')
+                .map(|w| {
+                    if w.starts_with('F') && w.len() <= 2 {
+                        w.replacen('F', "G", 1)
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect();
+            words.join(" ") + "\n"
+        })
+        .collect();
+    // The sune scramble is written with R and U only, so it still parses.
+    assert_eq!(again.stdout, renamed);
+}

@@ -1,0 +1,102 @@
+//! The `solve` command's output forms and exit codes.
+
+mod common;
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("cube2.def");
+    let scr = dir.path().join("s.txt");
+    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&scr, scrambles).unwrap();
+    (dir, def, scr)
+}
+
+fn ksolve(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::cargo_bin("ksolve")
+        .unwrap()
+        .args(args)
+        .arg("--no-cache")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn text_output_is_ksolves() {
+    let (_d, def, scr) =
+        files("ScrambleAlg two\nR U\nEnd\nScramble done\nCORNERS\n1 2 3 4 5 6 7\nEnd\n");
+    let out = ksolve(&["solve".as_ref(), def.as_os_str(), scr.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "Solving two\nScramble position:\nCORNERS\n{}\n  U' R'\n\nSolving done\n \n\n",
+            position_of_r_u()
+        )
+    );
+}
+
+/// The permutation (1-based) and orientation lines of R U from solved, computed on
+/// the model: this test checks the layout of the output, not the model.
+fn position_of_r_u() -> String {
+    let p = common::puzzle(common::CUBE2);
+    let seq = [p.move_by_name("R").unwrap(), p.move_by_name("U").unwrap()];
+    let s = p.apply_sequence(&p.solved, &seq);
+    let line = |v: Vec<String>| v.join(" ");
+    format!(
+        "{}\n{}",
+        line(s.sets[0].perm.iter().map(|x| (x + 1).to_string()).collect()),
+        line(s.sets[0].ori.iter().map(|o| o.to_string()).collect())
+    )
+}
+
+#[test]
+fn max_depth_and_unsolvable_exit_1() {
+    let (_d, def, scr) = files(
+        "MaxDepth 3\nScrambleAlg far\nR U F R\nEnd\nScramble twisted\nCORNERS\n1 2 3 4 5 6 7\n1 0 0 0 0 0 0\nEnd\n",
+    );
+    let out = ksolve(&[def.as_os_str(), scr.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Solving far\n"), "{text}");
+    assert!(text.contains("Max depth reached, aborting.\n"), "{text}");
+    assert!(text.contains("Solving twisted\nNo solution"), "{text}");
+}
+
+#[test]
+fn json_and_count() {
+    let (_d, def, scr) = files("Slack 2\nScrambleAlg sune\nR U R' U R U2 R'\nEnd\n");
+    let out = ksolve(&[
+        def.as_os_str(),
+        scr.as_os_str(),
+        "--json".as_ref(),
+        "--count".as_ref(),
+        "3".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["name"], "sune");
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["metric"], "htm");
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 3);
+    let len = v["length"].as_u64().unwrap();
+    assert!(len <= 7);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let (_d, def, scr) = files("Scramble x\nCORNERS\n1 2 3\nEnd\n");
+    let out = ksolve(&[def.as_os_str(), scr.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    let missing = ksolve(&[
+        "solve".as_ref(),
+        "/nonexistent.def".as_ref(),
+        scr.as_os_str(),
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+}

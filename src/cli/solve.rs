@@ -6,11 +6,13 @@ use super::progress::Bars;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::{format_state, load_scrambles, parse_puzzle};
+use ksolve::gods::database::{self, Database};
+use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_size};
 use ksolve::progress::Progress;
-use ksolve::puzzle::{IgnoreMask, MoveId, Puzzle, ScrambleSource};
+use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
 use ksolve::rng::Rng;
-use ksolve::search::{random::random_state, SolveOptions, Solver, Status};
+use ksolve::search::{random::random_state, Outcome, SolveOptions, Solver, Status};
 use ksolve::table::cache::TableCache;
 use ksolve::table::file::{cache_dir, content_hash};
 use ksolve::table::Tables;
@@ -44,6 +46,13 @@ pub struct SolveArgs {
     /// Build tables in memory only; read and write no table files.
     #[arg(long)]
     pub no_cache: bool,
+    /// Solve by the database method: step down the exact distance table in FILE
+    /// (written by `ksolve god DEF --save FILE`), one optimal solution per scramble with
+    /// no search. A missing, damaged or foreign FILE is computed anew and written.
+    /// Scrambles the table cannot answer (`?` ignores, Slack, MoveLimits, another
+    /// metric) are searched as usual.
+    #[arg(long, value_name = "FILE")]
+    pub database: Option<PathBuf>,
     /// Show no progress (warnings are still printed).
     #[arg(long, short)]
     pub quiet: bool,
@@ -54,6 +63,9 @@ pub struct SolveArgs {
 struct JsonResult<'a> {
     name: &'a str,
     status: &'static str,
+    /// Why an unreachable position cannot be reached, when a check says so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
     length: Option<u32>,
     solutions: Vec<String>,
     metric: &'static str,
@@ -93,6 +105,20 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions { count: args.count };
+    // The group answers which positions are reachable and draws uniform random ones.
+    // Puzzles too large for it (over 65535 points) are solved without that check.
+    let group = Group::new(&puzzle).ok();
+    let db = match &args.database {
+        Some(path) => {
+            // Built, when it must be, in the metric the file's first scramble asks for.
+            let metric = scrambles.first().map_or(Metric::Htm, |s| s.settings.metric);
+            Some(
+                database::open_or_build(path, &puzzle, metric, budget, &bars)
+                    .with_context(|| format!("distance table {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
     let stdout = std::io::stdout();
     let mut code = EXIT_OK;
     for scramble in &scrambles {
@@ -104,7 +130,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         let (start, ignore): (_, Vec<IgnoreMask>) = match &scramble.source {
             ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
             ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
-            ScrambleSource::Random => (random_state(&puzzle, &mut rng), vec![]),
+            ScrambleSource::Random => (random_position(&puzzle, group.as_ref(), &mut rng), vec![]),
         };
         if !puzzle.blocks.is_empty() && ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {
             // ksolve+ warns here too: which moves are legal depends on where the
@@ -119,34 +145,60 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             write!(out, "Scramble position:\n{}", format_state(&puzzle, &start))?;
         }
         out.flush()?;
-        let json = args.json;
-        let outcome = solver.solve(
-            &start,
-            &ignore,
-            &scramble.settings,
-            options,
-            &bars,
-            |_, found| {
-                if !json {
-                    let mut out = stdout.lock();
-                    for s in found {
-                        let _ = writeln!(out, "{}", solution_line(&puzzle, s));
-                    }
-                    let _ = out.flush();
-                }
+        // A position given piece by piece may be one no sequence of moves reaches (a
+        // twisted corner, an odd swap): say so and why, rather than search forever.
+        let unreachable = match (&scramble.source, &group) {
+            (ScrambleSource::Position(t), Some(g)) => match g.check_target(t) {
+                Verdict::Unreachable(r) => Some(r.to_string()),
+                Verdict::Reachable | Verdict::Unknown(_) => None,
             },
-        )?;
+            _ => None,
+        };
+        let json = args.json;
+        let print_found = |found: &[Vec<MoveId>]| {
+            if !json {
+                let mut out = stdout.lock();
+                for s in found {
+                    let _ = writeln!(out, "{}", solution_line(&puzzle, s));
+                }
+                let _ = out.flush();
+            }
+        };
+        let outcome = if unreachable.is_some() {
+            Outcome {
+                status: Status::Unreachable,
+                length: None,
+                solutions: Vec::new(),
+                nodes: 0,
+            }
+        } else {
+            match by_database(db.as_ref(), &puzzle, &start, &ignore, scramble, &bars)? {
+                Some(outcome) => {
+                    print_found(&outcome.solutions);
+                    outcome
+                }
+                None => solver.solve(
+                    &start,
+                    &ignore,
+                    &scramble.settings,
+                    options,
+                    &bars,
+                    |_, found| print_found(found),
+                )?,
+            }
+        };
         if outcome.status != Status::Solved {
             code = EXIT_NO_SOLUTION;
         }
         if json {
             let result = JsonResult {
                 name: &scramble.name,
-                status: if outcome.status == Status::Solved {
-                    "solved"
-                } else {
-                    "no_solution"
+                status: match outcome.status {
+                    Status::Solved => "solved",
+                    Status::MaxDepth => "no_solution",
+                    Status::Unreachable => "unreachable",
                 },
+                reason: unreachable,
                 length: outcome.length,
                 solutions: outcome
                     .solutions
@@ -159,10 +211,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             };
             writeln!(out, "{}", serde_json::to_string(&result)?)?;
         } else {
-            match outcome.status {
-                Status::Solved => {}
-                Status::MaxDepth => writeln!(out, "Max depth reached, aborting.")?,
-                Status::Unreachable => {
+            match (outcome.status, &unreachable) {
+                (Status::Solved, _) => {}
+                (Status::MaxDepth, _) => writeln!(out, "Max depth reached, aborting.")?,
+                (Status::Unreachable, Some(reason)) => writeln!(
+                    out,
+                    "No solution: the position cannot be reached: {reason}."
+                )?,
+                (Status::Unreachable, None) => {
                     writeln!(out, "No solution: the position cannot be solved.")?
                 }
             }
@@ -171,4 +227,39 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         out.flush()?;
     }
     Ok(code)
+}
+
+/// A position for `RandomScramble`: uniform over the reachable positions when the group
+/// is known and has no blocks, else a long random walk of legal moves.
+fn random_position(puzzle: &Puzzle, group: Option<&Group>, rng: &mut Rng) -> State {
+    group
+        .and_then(|g| g.random_state(rng))
+        .unwrap_or_else(|| random_state(puzzle, rng))
+}
+
+/// The database method's answer to one scramble, or `None` when there is no table or
+/// the table cannot answer what the scramble asks (it is then searched, with a warning).
+fn by_database(
+    db: Option<&Database>,
+    puzzle: &Puzzle,
+    start: &State,
+    ignore: &[IgnoreMask],
+    scramble: &ksolve::puzzle::Scramble,
+    bars: &Bars,
+) -> anyhow::Result<Option<Outcome>> {
+    let Some(db) = db else {
+        return Ok(None);
+    };
+    match database::solve_scramble(db, puzzle, start, ignore, &scramble.settings) {
+        Some(result) => Ok(Some(result?)),
+        None => {
+            bars.warn(&format!(
+                "{}: the distance table answers only whole positions in {}, with no Slack or \
+                 MoveLimits; searching instead",
+                scramble.name,
+                db.metric().name().to_uppercase()
+            ));
+            Ok(None)
+        }
+    }
 }

@@ -26,8 +26,10 @@
 
 use super::hashed::Packer;
 use super::index::{Indexer, Scratch};
-use super::{Distances, GodTable, MoveInfo};
-use crate::puzzle::{Metric, MoveId, Puzzle, State};
+use super::{Distances, GodError, GodOptions, GodTable, MoveInfo};
+use crate::progress::Progress;
+use crate::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, SolveSettings, State};
+use crate::search::{Outcome, Status};
 use crate::table::file::{content_hash, open_table, write_table, MappedTable, TableFileError};
 use std::path::Path;
 use std::sync::Mutex;
@@ -59,6 +61,8 @@ pub enum DatabaseError {
     },
     #[error("this position cannot be reached from the solved state")]
     Unreachable,
+    #[error("cannot compute the distance table")]
+    Compute(#[source] GodError),
 }
 
 /// A stable hash of everything in a puzzle that decides its positions and moves.
@@ -371,4 +375,93 @@ fn metric_name(m: Metric) -> &'static str {
         Metric::Htm => "the half-turn metric (HTM)",
         Metric::Qtm => "the quarter-turn metric (QTM)",
     }
+}
+
+/// Opens the distance table at `path` for `puzzle`, or computes it (God's algorithm in
+/// `metric`, exact distances kept) and writes it there when the file is missing, damaged,
+/// truncated, or was built for another puzzle or by another ksolve. Each such case is
+/// reported through [`Progress::warn`] before the table is rebuilt, as cached pruning
+/// tables are. Only an error that rebuilding cannot cure (the file cannot be read at all,
+/// or the table cannot be computed or written) is returned.
+pub fn open_or_build(
+    path: &Path,
+    puzzle: &Puzzle,
+    metric: Metric,
+    memory: u64,
+    progress: &dyn Progress,
+) -> Result<Database, DatabaseError> {
+    match Database::open(path, puzzle) {
+        Ok(db) => return Ok(db),
+        Err(DatabaseError::File(TableFileError::Missing(_))) => progress.warn(&format!(
+            "distance table {} does not exist; computing it",
+            path.display()
+        )),
+        Err(DatabaseError::File(e @ TableFileError::Io { .. })) => return Err(e.into()),
+        Err(e) => progress.warn(&format!("{e}; rebuilding it")),
+    }
+    let opts = GodOptions {
+        metric,
+        antipodes: 0,
+        memory,
+        keep_distances: true,
+        ..GodOptions::default()
+    };
+    let table =
+        super::compute(puzzle, &opts, progress, &|_, _| {}).map_err(DatabaseError::Compute)?;
+    write(path, puzzle, &table)?;
+    Database::open(path, puzzle)
+}
+
+/// Solves one scramble by the database method, or says `None` when the table cannot
+/// answer it as the scramble asks: a position that leaves parts unspecified (`?` or the
+/// definition's `Ignore`), `Slack` (which wants every near-optimal solution, not one),
+/// `MoveLimits`, or another metric than the table's. The caller then searches instead.
+///
+/// The answer is one optimal solution (the first in definition order at every step),
+/// already replayed on `start` by [`solve`]; its `nodes` are the moves read.
+pub fn solve_scramble(
+    db: &Database,
+    puzzle: &Puzzle,
+    start: &State,
+    ignore: &[IgnoreMask],
+    settings: &SolveSettings,
+) -> Option<Result<Outcome, DatabaseError>> {
+    let ignores = |masks: &[IgnoreMask]| {
+        masks
+            .iter()
+            .any(|m| m.perm.iter().chain(&m.ori).any(|&b| b))
+    };
+    if ignores(ignore)
+        || ignores(&puzzle.ignore)
+        || settings.slack > 0
+        || !settings.limits.is_empty()
+        || settings.metric != db.metric
+    {
+        return None;
+    }
+    let outcome = |status, length, solutions: Vec<Vec<MoveId>>| {
+        let nodes = solutions.first().map_or(0, |s| s.len() as u64);
+        Outcome {
+            status,
+            length,
+            solutions,
+            nodes,
+        }
+    };
+    let Some(d) = db.distance(start) else {
+        return Some(Ok(outcome(Status::Unreachable, None, Vec::new())));
+    };
+    if d > settings.max_depth {
+        return Some(Ok(outcome(Status::MaxDepth, None, Vec::new())));
+    }
+    Some(solve(db, puzzle, start, settings.metric).map(|moves| {
+        debug_assert_eq!(
+            moves
+                .iter()
+                .map(|&m| settings.metric.cost(puzzle, m))
+                .sum::<u32>(),
+            d
+        );
+        outcome(Status::Solved, Some(d), vec![moves])
+    }))
 }

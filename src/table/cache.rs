@@ -5,6 +5,11 @@
 //! another ksolve table is never used: it is reported through [`Progress::warn`] and
 //! rebuilt. File names are readable and stable across edits of the definition, so that
 //! an edit replaces the old file instead of leaving it behind.
+//!
+//! Beside the tables, a small manifest (same container, keyed by the definition's hash)
+//! lists the tables already written for this definition. A table that is missing but
+//! listed was deleted after it was built; that is reported like any other damage, while
+//! a table never built before is built quietly.
 
 use super::file::{content_hash, open_table, write_table, MappedTable, TableFileError};
 use crate::progress::Progress;
@@ -109,13 +114,61 @@ impl TableCache {
                     path.display()
                 )),
             },
-            Err(TableFileError::Missing(_)) => {}
+            Err(e @ TableFileError::Missing(_)) => {
+                if self.manifest().iter().any(|n| n == name) {
+                    progress.warn(&format!("{e} although it was built before; rebuilding it"));
+                }
+            }
             Err(e) => progress.warn(&format!("{e}; rebuilding it")),
         }
         let (table, payload) = build();
-        if let Err(e) = write_table(&path, kind, key, &payload) {
-            progress.warn(&format!("cannot cache a table: {e}"));
+        match write_table(&path, kind, key, &payload) {
+            Ok(()) => self.record(name),
+            Err(e) => progress.warn(&format!("cannot cache a table: {e}")),
         }
         table
     }
+
+    /// The manifest file of this definition's tables.
+    fn manifest_path(&self) -> Option<PathBuf> {
+        self.path("manifest")
+    }
+
+    /// The names of the tables written for this definition; empty when the manifest is
+    /// missing, damaged or belongs to another definition (it is only a hint for
+    /// warnings, so any doubt counts as "nothing built before").
+    fn manifest(&self) -> Vec<String> {
+        let Some(path) = self.manifest_path() else {
+            return Vec::new();
+        };
+        match open_table(&path, MANIFEST_KIND, self.def_hash) {
+            Ok(map) => String::from_utf8_lossy(&map)
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Adds `name` to the manifest. Failing to write it only loses a warning later, so
+    /// errors are ignored.
+    fn record(&self, name: &str) {
+        let Some(path) = self.manifest_path() else {
+            return;
+        };
+        let mut names = self.manifest();
+        if names.iter().any(|n| n == name) {
+            return;
+        }
+        names.push(name.to_string());
+        let _ = write_table(
+            &path,
+            MANIFEST_KIND,
+            self.def_hash,
+            names.join("\n").as_bytes(),
+        );
+    }
 }
+
+/// The kind tag of the manifest of tables built for one definition.
+const MANIFEST_KIND: &str = "ksolve-manifest";

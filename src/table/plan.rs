@@ -116,10 +116,24 @@ pub fn set_specs(
 }
 
 /// Bytes a set of tables needs: their entries at two per byte, plus one byte per entry
-/// of the largest while it is built.
-fn memory_needed(units: &[PlannedTable]) -> u64 {
+/// of the largest while it is built, plus the move tables (four bytes per value and
+/// move) of every distinct component they read.
+fn memory_needed(puzzle: &Puzzle, units: &[PlannedTable]) -> u64 {
     let stored: u64 = units.iter().map(|u| u.len.div_ceil(2)).sum();
-    stored + units.iter().map(|u| u.len).max().unwrap_or(0)
+    let building = units.iter().map(|u| u.len).max().unwrap_or(0);
+    let mut comps: Vec<&CompSpec> = units.iter().flat_map(|u| &u.comps).collect();
+    comps.sort_by_key(|c| c.key_bytes());
+    comps.dedup();
+    let nm = puzzle.moves.len() as u64;
+    let moves: u64 = comps
+        .iter()
+        .map(|c| {
+            spec_count(puzzle, c)
+                .unwrap_or(u64::MAX)
+                .saturating_mul(nm * 4)
+        })
+        .fold(0, u64::saturating_add);
+    stored.saturating_add(building).saturating_add(moves)
 }
 
 fn unit(puzzle: &Puzzle, comps: Vec<CompSpec>, names: Vec<String>) -> PlannedTable {
@@ -171,7 +185,7 @@ pub fn plan(puzzle: &Puzzle, budget: u64) -> Vec<PlannedTable> {
         }
     }
     // Within budget: split the largest combined table, or drop the largest single one.
-    while memory_needed(&units) > budget && !units.is_empty() {
+    while memory_needed(puzzle, &units) > budget && !units.is_empty() {
         let (i, _) = units
             .iter()
             .enumerate()

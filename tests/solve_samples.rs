@@ -2,7 +2,8 @@
 //! numbers, as ksolve+ (figures from `shared/reference/ksolve-timings.md`). The samples
 //! are read from `../shared/ksolve-samples` and the test is skipped when that folder is
 //! absent. The 3x3x3 <R,F,U> and Megaminx <R,U> files build tables of ~90 million
-//! entries, too slow for a debug build: they run with `KSOLVE_SLOW_TESTS=1`.
+//! entries, too slow for a debug build: they run in release builds (`.ci/run` runs
+//! `cargo test --release --test solve_samples`) or with `KSOLVE_SLOW_TESTS=1`.
 
 use assert_cmd::Command;
 use std::collections::BTreeMap;
@@ -13,8 +14,10 @@ fn samples() -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
-fn slow() -> bool {
-    std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
+/// Whether the samples that build large tables run: in an optimised build, or when
+/// slow tests are asked for.
+fn large() -> bool {
+    !cfg!(debug_assertions) || std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
 }
 
 /// Per scramble: its name, optimal length, and how many solutions of each length
@@ -102,7 +105,7 @@ fn bicube_sample() {
 
 #[test]
 fn cube3_rfu_sample() {
-    if !slow() {
+    if !large() {
         return;
     }
     check(
@@ -118,7 +121,7 @@ fn cube3_rfu_sample() {
 
 #[test]
 fn megaminx_ru_sample() {
-    if !slow() {
+    if !large() {
         return;
     }
     // The QTM scramble's one solution has 17 moves and costs 20 quarter turns.

@@ -23,6 +23,7 @@ use crate::table::comp::{CompError, CompKind, CompSpec};
 use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, PruneTable, INFINITE};
 use crate::table::{CompId, Tables};
+use bitvec::prelude::*;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -116,7 +117,7 @@ struct Ctx<'a> {
     base: Vec<u32>,
     prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
     /// Slots whose value must be in the bit set for the position to be solved.
-    goal: Vec<(usize, Vec<u64>)>,
+    goal: Vec<(usize, BitVec<u64, Lsb0>)>,
     /// Per block: (slot, set) of each of its pieces.
     blocks: Vec<Vec<(usize, usize)>>,
     touched: Vec<Vec<u128>>,
@@ -196,7 +197,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         self.ctx
             .goal
             .iter()
-            .all(|(slot, bits)| (bits[vals[*slot] as usize >> 6] >> (vals[*slot] & 63)) & 1 == 1)
+            .all(|(slot, bits)| bits[vals[*slot] as usize])
     }
 
     /// The base moves that split no block in the node at `level`.
@@ -558,14 +559,14 @@ impl<'p> Solver<'p> {
             }
             blocks.push(pieces);
         }
-        let goal: Vec<(usize, Vec<u64>)> = goal_ids
+        let goal: Vec<(usize, BitVec<u64, Lsb0>)> = goal_ids
             .iter()
             .zip(&goal_slots)
             .map(|(&id, &s)| {
                 let c = tables.comp(id);
-                let mut bits = vec![0u64; (c.count as usize).div_ceil(64)];
+                let mut bits = bitvec![u64, Lsb0; 0; c.count as usize];
                 for v in c.goal_values(puzzle, ignore.get(c.spec.set)) {
-                    bits[v as usize >> 6] |= 1 << (v & 63);
+                    bits.set(v as usize, true);
                 }
                 (s, bits)
             })

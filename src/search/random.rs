@@ -1,4 +1,6 @@
-//! Random positions for `RandomScramble`: a long random walk from the solved state,
+//! Random positions for `RandomScramble` where the group cannot draw uniformly (puzzles
+//! with `Block`s, whose legal positions are only part of the group's orbit, and puzzles
+//! too large for [`crate::group::Group`]): a long random walk from the solved state,
 //! each step a uniformly chosen move that the `Block` rule allows in the current state.
 //!
 //! A walk reaches only reachable positions, which is what ksolve+ promises. It is not

@@ -51,10 +51,7 @@ pub fn write_def(puzzle: &Puzzle) -> String {
         out.push_str("End\n");
     }
     let ignored: Vec<usize> = (0..puzzle.sets.len())
-        .filter(|&k| {
-            let m = &puzzle.ignore[k];
-            m.perm.iter().chain(&m.ori).any(|&b| b)
-        })
+        .filter(|&k| puzzle.ignore[k].any())
         .collect();
     if !ignored.is_empty() {
         out.push_str("\nIgnore\n");

@@ -426,13 +426,7 @@ pub fn solve_scramble(
     ignore: &[IgnoreMask],
     settings: &SolveSettings,
 ) -> Option<Result<Outcome, DatabaseError>> {
-    let ignores = |masks: &[IgnoreMask]| {
-        masks
-            .iter()
-            .any(|m| m.perm.iter().chain(&m.ori).any(|&b| b))
-    };
-    if ignores(ignore)
-        || ignores(&puzzle.ignore)
+    if ignore.iter().chain(&puzzle.ignore).any(IgnoreMask::any)
         || settings.slack > 0
         || !settings.limits.is_empty()
         || settings.metric != db.metric
@@ -448,20 +442,18 @@ pub fn solve_scramble(
             nodes,
         }
     };
-    let Some(d) = db.distance(start) else {
-        return Some(Ok(outcome(Status::Unreachable, None, Vec::new())));
-    };
-    if d > settings.max_depth {
-        return Some(Ok(outcome(Status::MaxDepth, None, Vec::new())));
-    }
-    Some(solve(db, puzzle, start, settings.metric).map(|moves| {
-        debug_assert_eq!(
-            moves
-                .iter()
-                .map(|&m| settings.metric.cost(puzzle, m))
-                .sum::<u32>(),
-            d
-        );
-        outcome(Status::Solved, Some(d), vec![moves])
-    }))
+    // Stepping down costs microseconds, so a solution longer than MaxDepth is found and
+    // then dropped rather than judged by a separate distance lookup first.
+    Some(match solve(db, puzzle, start, settings.metric) {
+        Ok(moves) => {
+            let d: u32 = moves.iter().map(|&m| settings.metric.cost(puzzle, m)).sum();
+            if d > settings.max_depth {
+                Ok(outcome(Status::MaxDepth, None, Vec::new()))
+            } else {
+                Ok(outcome(Status::Solved, Some(d), vec![moves]))
+            }
+        }
+        Err(DatabaseError::Unreachable) => Ok(outcome(Status::Unreachable, None, Vec::new())),
+        Err(e) => Err(e),
+    })
 }

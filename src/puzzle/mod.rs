@@ -173,6 +173,13 @@ pub struct IgnoreMask {
     pub ori: Vec<bool>,
 }
 
+impl IgnoreMask {
+    /// Whether the mask ignores anything at all.
+    pub fn any(&self) -> bool {
+        self.perm.iter().chain(&self.ori).any(|&b| b)
+    }
+}
+
 /// A group of pieces bandaged together: every move moves all of them or none.
 /// Pieces are named by set index and 0-based piece label.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -93,9 +93,7 @@ pub struct Target {
 impl Target {
     /// Whether any part of the position is ignored.
     pub fn has_ignores(&self) -> bool {
-        self.ignore
-            .iter()
-            .any(|m| m.perm.iter().chain(&m.ori).any(|&b| b))
+        self.ignore.iter().any(IgnoreMask::any)
     }
 }
 

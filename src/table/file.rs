@@ -2,7 +2,8 @@
 //! key, payload length, payload checksum, header checksum) followed by the payload.
 //!
 //! Files are written to a temporary name in the same folder and renamed into place, so
-//! a reader never sees a half-written table. Opening maps the file (memmap2: the
+//! a reader never sees a half-written table; only regular files are ever opened or
+//! replaced, so a FIFO or link in the cache folder can neither hang nor redirect a run. Opening maps the file (memmap2: the
 //! project's one `unsafe`) and verifies everything before handing out the payload; a
 //! caller that gets anything but [`TableFileError::Missing`] warns and rebuilds.
 
@@ -11,12 +12,12 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 const MAGIC: &[u8; 8] = b"KSOLVETB";
 /// Bumped whenever the header or any payload layout changes, so old files are rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
-const HEADER_LEN: usize = 64;
+/// The length of a table file's header; the payload follows it.
+pub const HEADER_LEN: usize = 64;
 const KIND_LEN: usize = 16;
 
 /// Why a table file could not be used.
@@ -32,6 +33,8 @@ pub enum TableFileError {
     Foreign(PathBuf),
     #[error("table file {0} has format version {1}, this ksolve writes version {FORMAT_VERSION}")]
     Version(PathBuf, u32),
+    #[error("table file {0} is not a regular file; ksolve leaves it alone")]
+    NotRegular(PathBuf),
     #[error("table kind {0:?} is longer than {KIND_LEN} bytes")]
     BadKind(String),
     #[error("cannot access table file {path}")]
@@ -105,7 +108,12 @@ pub fn content_hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 32)
 }
 
-fn header(kind: &str, key: u64, payload: &[u8]) -> Result<[u8; HEADER_LEN], TableFileError> {
+/// The header [`write_table`] puts before `payload`.
+pub fn encode_header(
+    kind: &str,
+    key: u64,
+    payload: &[u8],
+) -> Result<[u8; HEADER_LEN], TableFileError> {
     if kind.len() > KIND_LEN {
         return Err(TableFileError::BadKind(kind.to_string()));
     }
@@ -122,10 +130,38 @@ fn header(kind: &str, key: u64, payload: &[u8]) -> Result<[u8; HEADER_LEN], Tabl
     Ok(h)
 }
 
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+/// Opens `path` for reading only if it is a regular file (after following symbolic
+/// links). On Unix the file is opened non-blocking, so that a FIFO put where a table
+/// should be is refused instead of waiting for a writer for ever.
+pub fn open_regular(path: &Path) -> Result<File, TableFileError> {
+    let p = || path.to_path_buf();
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(TableFileError::Missing(p()))
+        }
+        Err(source) => return Err(TableFileError::Io { path: p(), source }),
+    };
+    let meta = file
+        .metadata()
+        .map_err(|source| TableFileError::Io { path: p(), source })?;
+    if !meta.is_file() {
+        return Err(TableFileError::NotRegular(p()));
+    }
+    Ok(file)
+}
 
 /// Writes `payload` under a header to `path`, atomically: a temporary file in the same
-/// folder is written, synced, then renamed over `path`. Creates the folder if needed.
+/// folder (see [`super::temp`]) is created new, written, synced, then renamed over
+/// `path`. Creates the folder if needed. An existing `path` that is not a regular file
+/// (a FIFO, a symbolic link, a folder) is left alone and the write refused.
 pub fn write_table(
     path: &Path,
     kind: &str,
@@ -136,20 +172,28 @@ pub fn write_table(
         path: path.to_path_buf(),
         source,
     };
-    let head = header(kind, key, payload)?;
+    let head = encode_header(kind, key, payload)?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = dir {
         fs::create_dir_all(dir).map_err(io)?;
     }
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(format!(
-        ".tmp.{}.{}",
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let tmp = path.with_file_name(tmp_name);
+    match fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => {
+            return Err(TableFileError::NotRegular(path.to_path_buf()))
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io(e)),
+    }
+    let tmp = super::temp::new_temp_path(path);
+    // create_new: never open something that already exists under the temporary's name
+    // (and never follow a symbolic link placed there).
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(io)?;
     let result = (|| {
-        let mut f = File::create(&tmp)?;
         f.write_all(&head)?;
         f.write_all(payload)?;
         f.sync_all()?;
@@ -161,16 +205,98 @@ pub fn write_table(
     result.map_err(io)
 }
 
+/// What a table file's header says, once its magic, checksum and version are verified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The kind tag (`ksolve-prune`, `ksolve-move`, `ksolve-manifest`, ...).
+    pub kind: String,
+    pub key: u64,
+    pub payload_len: u64,
+}
+
+/// Verifies a header (the first [`HEADER_LEN`] bytes of `bytes`) and decodes it.
+fn decode_header(bytes: &[u8], path: &Path) -> Result<Header, TableFileError> {
+    let p = || path.to_path_buf();
+    let Some(h) = bytes.get(..HEADER_LEN) else {
+        return Err(TableFileError::Truncated(p()));
+    };
+    let u64_at = |a: usize| u64::from_le_bytes(h[a..a + 8].try_into().expect("8 bytes"));
+    if &h[0..8] != MAGIC {
+        return Err(TableFileError::Corrupt(p(), "not a ksolve table"));
+    }
+    if content_hash(&h[..56]) != u64_at(56) {
+        return Err(TableFileError::Corrupt(p(), "header checksum mismatch"));
+    }
+    let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(TableFileError::Version(p(), version));
+    }
+    let kind = &h[16..32];
+    let kind = &kind[..kind.iter().position(|&b| b == 0).unwrap_or(KIND_LEN)];
+    Ok(Header {
+        kind: String::from_utf8_lossy(kind).into_owned(),
+        key: u64_at(32),
+        payload_len: u64_at(40),
+    })
+}
+
+/// Reads and verifies only the header of the table file at `path` (which must be a
+/// regular file), without reading or checking the payload.
+pub fn read_header(path: &Path) -> Result<Header, TableFileError> {
+    use std::io::Read;
+    let mut file = open_regular(path)?;
+    let mut h = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut h)
+        .map_err(|source| TableFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    decode_header(&h, path)
+}
+
+/// Whether the file at `path` is a regular file that begins with the table container's
+/// magic bytes, i.e. was written by ksolve (whatever its state since).
+pub fn has_magic(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    open_regular(path).is_ok_and(|mut f| f.read_exact(&mut magic).is_ok() && &magic == MAGIC)
+}
+
+/// Verifies the whole contents of a table file, `bytes`, read from `path` (named in
+/// errors): header, `kind`, `key`, length and payload checksum. On success the payload
+/// is `bytes[HEADER_LEN..]`.
+pub fn check_table(bytes: &[u8], path: &Path, kind: &str, key: u64) -> Result<(), TableFileError> {
+    let p = || path.to_path_buf();
+    if kind.len() > KIND_LEN {
+        return Err(TableFileError::BadKind(kind.to_string()));
+    }
+    let header = decode_header(bytes, path)?;
+    let h = &bytes[..HEADER_LEN];
+    let mut want_kind = [0u8; KIND_LEN];
+    want_kind[..kind.len()].copy_from_slice(kind.as_bytes());
+    if h[16..32] != want_kind || header.key != key {
+        return Err(TableFileError::Foreign(p()));
+    }
+    let have = (bytes.len() - HEADER_LEN) as u64;
+    if have < header.payload_len {
+        return Err(TableFileError::Truncated(p()));
+    }
+    if have > header.payload_len {
+        return Err(TableFileError::Corrupt(p(), "trailing bytes"));
+    }
+    let sum = u64::from_le_bytes(h[48..56].try_into().expect("8 bytes"));
+    if content_hash(&bytes[HEADER_LEN..]) != sum {
+        return Err(TableFileError::Corrupt(p(), "payload checksum mismatch"));
+    }
+    Ok(())
+}
+
 /// Opens and verifies a table written by [`write_table`] with the same `kind` and `key`.
 pub fn open_table(path: &Path, kind: &str, key: u64) -> Result<MappedTable, TableFileError> {
     let p = || path.to_path_buf();
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(TableFileError::Missing(p()))
-        }
-        Err(source) => return Err(TableFileError::Io { path: p(), source }),
-    };
+    let file = open_regular(path)?;
     let len = file
         .metadata()
         .map_err(|source| TableFileError::Io { path: p(), source })?
@@ -183,37 +309,7 @@ pub fn open_table(path: &Path, kind: &str, key: u64) -> Result<MappedTable, Tabl
     // another program writes into the cache folder, which we do not defend against.
     let map =
         unsafe { Mmap::map(&file) }.map_err(|source| TableFileError::Io { path: p(), source })?;
-    let field = |a: usize, b: usize| &map[a..b];
-    let u64_at = |a: usize| u64::from_le_bytes(map[a..a + 8].try_into().expect("8 bytes"));
-    if field(0, 8) != MAGIC {
-        return Err(TableFileError::Corrupt(p(), "not a ksolve table"));
-    }
-    if content_hash(field(0, 56)) != u64_at(56) {
-        return Err(TableFileError::Corrupt(p(), "header checksum mismatch"));
-    }
-    let version = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
-        return Err(TableFileError::Version(p(), version));
-    }
-    let mut want_kind = [0u8; KIND_LEN];
-    if kind.len() > KIND_LEN {
-        return Err(TableFileError::BadKind(kind.to_string()));
-    }
-    want_kind[..kind.len()].copy_from_slice(kind.as_bytes());
-    if field(16, 32) != want_kind || u64_at(32) != key {
-        return Err(TableFileError::Foreign(p()));
-    }
-    let payload_len = u64_at(40);
-    let have = len - HEADER_LEN as u64;
-    if have < payload_len {
-        return Err(TableFileError::Truncated(p()));
-    }
-    if have > payload_len {
-        return Err(TableFileError::Corrupt(p(), "trailing bytes"));
-    }
-    if content_hash(&map[HEADER_LEN..]) != u64_at(48) {
-        return Err(TableFileError::Corrupt(p(), "payload checksum mismatch"));
-    }
+    check_table(&map, path, kind, key)?;
     Ok(MappedTable { map })
 }
 
@@ -307,5 +403,125 @@ mod tests {
         }
         assert_ne!(content_hash(&data[..data.len() - 1]), h);
         assert_ne!(content_hash(b""), content_hash(b"\0"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_links_are_neither_opened_nor_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("t.ktb");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path and touches no Rust memory.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Opening a FIFO for reading would wait for a writer for ever.
+        assert!(matches!(
+            open_table(&fifo, "prune", 1),
+            Err(TableFileError::NotRegular(_))
+        ));
+        assert!(matches!(
+            read_header(&fifo),
+            Err(TableFileError::NotRegular(_))
+        ));
+        assert!(!has_magic(&fifo));
+        assert!(matches!(
+            write_table(&fifo, "prune", 1, b"x"),
+            Err(TableFileError::NotRegular(_))
+        ));
+        assert!(fifo.symlink_metadata().unwrap().file_type().is_fifo());
+
+        let target = dir.path().join("elsewhere");
+        fs::write(&target, b"not ours").unwrap();
+        let link = dir.path().join("l.ktb");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(matches!(
+            write_table(&link, "prune", 1, b"x"),
+            Err(TableFileError::NotRegular(_))
+        ));
+        assert_eq!(fs::read(&target).unwrap(), b"not ours");
+        // Nothing was left behind: no temporaries.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3);
+    }
+
+    #[cfg(unix)]
+    use std::os::unix::fs::FileTypeExt;
+
+    /// `bytes` read from a file must give a typed error, or a table whose payload is
+    /// exactly `bytes` past the header, as `check_table` promises.
+    fn checked(bytes: &[u8], kind: &str, key: u64) -> Result<(), TableFileError> {
+        let r = check_table(bytes, Path::new("p"), kind, key);
+        if r.is_ok() {
+            let h = decode_header(bytes, Path::new("p")).unwrap();
+            assert_eq!(h.kind, kind);
+            assert_eq!(h.key, key);
+            assert_eq!(h.payload_len, (bytes.len() - HEADER_LEN) as u64);
+        }
+        r
+    }
+
+    fn valid(kind: &str, key: u64, payload: &[u8]) -> Vec<u8> {
+        let mut v = encode_header(kind, key, payload).unwrap().to_vec();
+        v.extend_from_slice(payload);
+        v
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            key in proptest::prelude::any::<u64>(),
+        ) {
+            let _ = checked(&bytes, "prune", key);
+            // Arbitrary bytes behind a valid magic get past the first check.
+            let mut b = MAGIC.to_vec();
+            b.extend_from_slice(&bytes);
+            proptest::prop_assert!(checked(&b, "prune", key).is_err());
+        }
+
+        #[test]
+        fn corrupted_valid_files_are_refused(
+            payload in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            key in proptest::prelude::any::<u64>(),
+            at in proptest::prelude::any::<usize>(),
+            flip in 1u8..,
+            cut in proptest::prelude::any::<usize>(),
+            extra in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..20),
+        ) {
+            let good = valid("prune", key, &payload);
+            proptest::prop_assert!(checked(&good, "prune", key).is_ok());
+            let mut flipped = good.clone();
+            flipped[at % good.len()] ^= flip;
+            proptest::prop_assert!(checked(&flipped, "prune", key).is_err());
+            proptest::prop_assert!(checked(&good[..cut % good.len()], "prune", key).is_err());
+            let mut longer = good.clone();
+            longer.extend_from_slice(&extra);
+            proptest::prop_assert!(checked(&longer, "prune", key).is_err());
+            proptest::prop_assert!(checked(&good, "prune", key ^ 1).is_err());
+            proptest::prop_assert!(checked(&good, "move", key).is_err());
+        }
+
+        #[test]
+        fn files_on_disk_load_verified_or_fail_typed(
+            payload in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+            at in proptest::prelude::any::<usize>(),
+            flip in proptest::prelude::any::<u8>(),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.ktb");
+            write_table(&path, "prune", 7, &payload).unwrap();
+            let mut bytes = fs::read(&path).unwrap();
+            let i = at % bytes.len();
+            bytes[i] ^= flip;
+            fs::write(&path, &bytes).unwrap();
+            match open_table(&path, "prune", 7) {
+                Ok(t) => {
+                    proptest::prop_assert_eq!(flip, 0);
+                    proptest::prop_assert_eq!(&*t, &payload[..]);
+                }
+                Err(e) => {
+                    proptest::prop_assert!(flip != 0);
+                    proptest::prop_assert!(!matches!(e, TableFileError::Missing(_)));
+                }
+            }
+        }
     }
 }

@@ -11,6 +11,7 @@ pub mod comp;
 pub mod file;
 pub mod plan;
 pub mod prune;
+pub mod temp;
 #[cfg(test)]
 pub(crate) mod testing;
 

@@ -1,6 +1,8 @@
 //! Table caching through the command line: a second run reuses the cached pruning
-//! table; a deleted, truncated or corrupted table file, or an edited definition, makes
-//! the next run rebuild the table with a warning and still print the right solutions.
+//! table; a deleted, truncated or corrupted table file makes the next run rebuild the
+//! table with a warning and still print the right solutions; an edited definition, a
+//! same-named definition elsewhere and same-named tables of one definition never share
+//! a file.
 
 mod common;
 
@@ -158,17 +160,20 @@ fn corrupted_table_is_rebuilt_with_a_warning() {
 }
 
 #[test]
-fn edited_definition_rebuilds_with_a_warning() {
+fn edited_definition_gets_tables_of_its_own() {
     let s = setup();
-    // The same puzzle with its F move renamed G: the table file has the same name but
-    // was built for other definition bytes.
+    let old = table_file(&s.tables);
+    // The same puzzle with its F move renamed G: its tables are keyed by other
+    // definition bytes, so they get other files and the old table is never read.
     std::fs::write(&s.def, common::CUBE2.replace("Move F", "Move G")).unwrap();
     let again = run(&s.def, &s.scr.clone(), &s.tables);
-    assert!(
-        again.stderr.contains("warning") && again.stderr.contains("another definition"),
-        "{}",
-        again.stderr
-    );
+    assert!(!again.stderr.contains("warning"), "{}", again.stderr);
+    let tables: Vec<PathBuf> = std::fs::read_dir(&s.tables)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".pt-") && *p != old)
+        .collect();
+    assert_eq!(tables.len(), 1, "{tables:?}");
     let renamed: String = s
         .first
         .stdout
@@ -189,4 +194,86 @@ fn edited_definition_rebuilds_with_a_warning() {
         .collect();
     // The sune scramble is written with R and U only, so it still parses.
     assert_eq!(again.stdout, renamed);
+}
+
+/// Runs `ksolve solve` from the repository root (where `puzzles/` and `scrambles/` are)
+/// with extra arguments and returns stderr, asserting success.
+fn solve_stderr(args: &[&str], tables: &Path) -> String {
+    let out = Command::cargo_bin("ksolve")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("solve")
+        .args(args)
+        .arg("--tables")
+        .arg(tables)
+        .arg("--quiet")
+        .timeout(std::time::Duration::from_secs(240))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+#[test]
+fn warm_run_of_the_bandaged_cube_rebuilds_nothing() {
+    // Under this budget the planner splits the two edge arrangements (the bar's edge
+    // and the others) into two pruning tables with the same readable name; they must
+    // still get distinct files, or each run overwrites the other's table.
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "puzzles/3x3x3_bandaged.def",
+        "scrambles/3x3x3_bandaged.txt",
+        "--memory",
+        "200M",
+    ];
+    let cold = solve_stderr(&args, dir.path());
+    assert!(!cold.contains("warning"), "{cold}");
+    let warm = solve_stderr(&args, dir.path());
+    assert!(!warm.contains("warning"), "{warm}");
+}
+
+#[test]
+fn same_named_definitions_share_a_cache_folder_and_both_stay_warm() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let scr = dir.path().join("cube2.txt");
+    std::fs::write(&scr, SCRAMBLES).unwrap();
+    let a = dir.path().join("a/cube2.def");
+    let b = dir.path().join("b/cube2.def");
+    for (def, text) in [
+        (&a, common::CUBE2.to_string()),
+        (
+            &b,
+            common::CUBE2.replace("Move F", "# not the same bytes\nMove F"),
+        ),
+    ] {
+        std::fs::create_dir_all(def.parent().unwrap()).unwrap();
+        std::fs::write(def, text).unwrap();
+    }
+    let first_a = run(&a, &scr, &tables);
+    let first_b = run(&b, &scr, &tables);
+    assert_eq!(first_a.stdout, first_b.stdout);
+    let files = |d: &Path| {
+        let mut v: Vec<(PathBuf, std::time::SystemTime)> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| {
+                (
+                    p.clone(),
+                    std::fs::metadata(&p).unwrap().modified().unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = files(&tables);
+    for def in [&a, &b, &a] {
+        let again = run(def, &scr, &tables);
+        assert!(!again.stderr.contains("warning"), "{}", again.stderr);
+        assert_eq!(again.stdout, first_a.stdout);
+    }
+    // Warm runs rewrite nothing: every file keeps its modification time.
+    assert_eq!(files(&tables), before);
 }

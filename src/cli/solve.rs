@@ -14,7 +14,7 @@ use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
 use ksolve::rng::Rng;
 use ksolve::search::{random::random_state, Outcome, SolveOptions, Solver, Status};
 use ksolve::table::cache::TableCache;
-use ksolve::table::file::{cache_dir, content_hash};
+use ksolve::table::file::cache_dir;
 use ksolve::table::Tables;
 use std::io::Write;
 use std::path::PathBuf;
@@ -92,15 +92,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         bars.warn(&w.to_string());
     }
     let scrambles = load_scrambles(&args.scrambles, &puzzle)?;
-    let cache = TableCache {
-        dir: (!args.no_cache).then(|| cache_dir(args.tables.as_deref())),
-        stem: args
-            .def
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "puzzle".into()),
-        def_hash: content_hash(&bytes),
-    };
+    let dir = (!args.no_cache).then(|| cache_dir(args.tables.as_deref()));
+    let cache = TableCache::open(
+        dir,
+        &args.def,
+        puzzle.name.as_deref().unwrap_or(""),
+        &bytes,
+        &bars,
+    );
     let budget = args.memory.unwrap_or_else(default_budget);
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);

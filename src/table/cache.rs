@@ -3,17 +3,49 @@
 //! Every cached table is keyed by the hash of the definition's bytes and of the table's
 //! own parameters, so a file left by another definition, an edited definition or
 //! another ksolve table is never used: it is reported through [`Progress::warn`] and
-//! rebuilt. File names are readable and stable across edits of the definition, so that
-//! an edit replaces the old file instead of leaving it behind.
+//! rebuilt. The key is part of the file name (`STEM.NAME.KEY.ktb`): two distinct
+//! tables never share a path, so definitions with the same file name, or two tables of
+//! one definition with the same readable name, never evict each other.
 //!
-//! Beside the tables, a small manifest (same container, keyed by the definition's hash)
-//! lists the tables already written for this definition. A table that is missing but
-//! listed was deleted after it was built; that is reported like any other damage, while
-//! a table never built before is built quietly.
+//! Beside the tables, a small manifest per definition (same container, keyed by the
+//! definition's hash, JSON payload) records the definition's `Name`, the paths it was
+//! read from and the table files written for it. A table that is missing but listed was
+//! deleted after it was built; that is reported like any other damage, while a table
+//! never built before is built quietly. `ksolve cache list` and `ksolve cache clear`
+//! read the manifests (see [`super::inventory`]).
 
-use super::file::{content_hash, open_table, write_table, MappedTable, TableFileError};
+use super::file::{
+    content_hash, open_regular, open_table, write_table, MappedTable, TableFileError,
+};
+use super::temp;
 use crate::progress::Progress;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The file-name extension of every file ksolve keeps in a cache folder.
+pub const EXTENSION: &str = "ktb";
+
+/// The kind tag of the manifest of tables built for one definition.
+pub const MANIFEST_KIND: &str = "ksolve-manifest";
+
+/// What the manifest of one definition records.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Manifest {
+    /// The definition's `Name` line (empty when it has none).
+    pub name: String,
+    /// The absolute paths the definition's bytes were read from.
+    pub paths: Vec<String>,
+    /// The file names (in the same folder) of the tables written for it.
+    pub tables: Vec<String>,
+}
+
+impl Manifest {
+    /// Reads the manifest at `path` written for the definition with hash `def_hash`.
+    pub fn read(path: &Path, def_hash: u64) -> Result<Manifest, TableFileError> {
+        let map = open_table(path, MANIFEST_KIND, def_hash)?;
+        serde_json::from_slice(&map)
+            .map_err(|_| TableFileError::Corrupt(path.to_path_buf(), "not a manifest"))
+    }
+}
 
 /// Where and under which identity tables are cached.
 #[derive(Clone, Debug)]
@@ -24,6 +56,10 @@ pub struct TableCache {
     pub stem: String,
     /// Hash of the definition's bytes.
     pub def_hash: u64,
+    /// The definition's absolute path, recorded in the manifest.
+    pub def_path: String,
+    /// The definition's `Name`, recorded in the manifest.
+    pub def_name: String,
 }
 
 /// The payload of a mapped table after a prefix of `skip` bytes.
@@ -61,7 +97,52 @@ impl TableCache {
             dir: None,
             stem: String::new(),
             def_hash: 0,
+            def_path: String::new(),
+            def_name: String::new(),
         }
+    }
+
+    /// The cache in `dir` (`None`: in memory only) for the definition read from
+    /// `def_path` with contents `def_bytes` and `Name` `def_name`. Removes the stale
+    /// temporary files that killed runs left in the folder (reported through
+    /// `progress`), and adds `def_path` to the definition's manifest when it is new.
+    pub fn open(
+        dir: Option<PathBuf>,
+        def_path: &Path,
+        def_name: &str,
+        def_bytes: &[u8],
+        progress: &dyn Progress,
+    ) -> TableCache {
+        let absolute = std::path::absolute(def_path).unwrap_or_else(|_| def_path.to_path_buf());
+        let cache = TableCache {
+            dir,
+            stem: def_path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "puzzle".into()),
+            def_hash: content_hash(def_bytes),
+            def_path: absolute.to_string_lossy().into_owned(),
+            def_name: def_name.to_string(),
+        };
+        if let Some(dir) = &cache.dir {
+            let removed = temp::sweep(dir);
+            if !removed.is_empty() {
+                let bytes: u64 = removed.iter().map(|t| t.bytes).sum();
+                progress.warn(&format!(
+                    "removed {} temporary file(s) ({}) that interrupted runs left in {}",
+                    removed.len(),
+                    crate::memory::human(bytes),
+                    dir.display()
+                ));
+            }
+            if let Some(mut m) = cache.manifest() {
+                if !m.paths.contains(&cache.def_path) {
+                    m.paths.push(cache.def_path.clone());
+                    cache.write_manifest(&m);
+                }
+            }
+        }
+        cache
     }
 
     /// The key of a table with these parameters.
@@ -71,8 +152,14 @@ impl TableCache {
         content_hash(&bytes)
     }
 
-    /// The file a table named `name` is cached in.
-    pub fn path(&self, name: &str) -> Option<PathBuf> {
+    /// The file the table named `name` with key `key` is cached in.
+    pub fn path(&self, name: &str, key: u64) -> Option<PathBuf> {
+        self.file(&format!("{name}.{key:016x}"))
+    }
+
+    /// The file `STEM.MIDDLE.ktb` in the cache folder, the stem made safe for a file
+    /// name.
+    fn file(&self, middle: &str) -> Option<PathBuf> {
         let stem: String = self
             .stem
             .chars()
@@ -86,7 +173,7 @@ impl TableCache {
             .collect();
         self.dir
             .as_ref()
-            .map(|d| d.join(format!("{stem}.{name}.ktb")))
+            .map(|d| d.join(format!("{stem}.{middle}.{EXTENSION}")))
     }
 
     /// Loads the table `name` of kind `kind` with parameters `params`, or builds it with
@@ -103,19 +190,29 @@ impl TableCache {
         build: impl FnOnce() -> (T, Vec<u8>),
     ) -> T {
         let key = self.key(params);
-        let Some(path) = self.path(name) else {
+        let Some(path) = self.path(name, key) else {
             return build().0;
         };
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         match open_table(&path, kind, key) {
             Ok(map) => match load(Payload { map, skip: 0 }) {
-                Some(t) => return t,
+                Some(t) => {
+                    mark_used(&path);
+                    return t;
+                }
                 None => progress.warn(&format!(
                     "table file {} does not match its table; rebuilding it",
                     path.display()
                 )),
             },
             Err(e @ TableFileError::Missing(_)) => {
-                if self.manifest().iter().any(|n| n == name) {
+                if self
+                    .manifest()
+                    .is_some_and(|m| m.tables.contains(&file_name))
+                {
                     progress.warn(&format!("{e} although it was built before; rebuilding it"));
                 }
             }
@@ -123,52 +220,64 @@ impl TableCache {
         }
         let (table, payload) = build();
         match write_table(&path, kind, key, &payload) {
-            Ok(()) => self.record(name),
+            Ok(()) => self.record(&file_name),
             Err(e) => progress.warn(&format!("cannot cache a table: {e}")),
         }
         table
     }
 
     /// The manifest file of this definition's tables.
-    fn manifest_path(&self) -> Option<PathBuf> {
-        self.path("manifest")
+    pub fn manifest_path(&self) -> Option<PathBuf> {
+        self.file(&format!("{:016x}.manifest", self.def_hash))
     }
 
-    /// The names of the tables written for this definition; empty when the manifest is
-    /// missing, damaged or belongs to another definition (it is only a hint for
-    /// warnings, so any doubt counts as "nothing built before").
-    fn manifest(&self) -> Vec<String> {
-        let Some(path) = self.manifest_path() else {
-            return Vec::new();
-        };
-        match open_table(&path, MANIFEST_KIND, self.def_hash) {
-            Ok(map) => String::from_utf8_lossy(&map)
-                .lines()
-                .map(str::to_string)
-                .collect(),
-            Err(_) => Vec::new(),
-        }
+    /// This definition's manifest; `None` when it is missing, damaged or belongs to
+    /// another definition (it is only a record, so any doubt counts as "nothing built
+    /// before").
+    fn manifest(&self) -> Option<Manifest> {
+        Manifest::read(&self.manifest_path()?, self.def_hash).ok()
     }
 
-    /// Adds `name` to the manifest. Failing to write it only loses a warning later, so
-    /// errors are ignored.
-    fn record(&self, name: &str) {
+    /// Writes `manifest` as this definition's. Failing to write it only loses a warning
+    /// or a line of `ksolve cache list` later, so errors are ignored.
+    fn write_manifest(&self, manifest: &Manifest) {
         let Some(path) = self.manifest_path() else {
             return;
         };
-        let mut names = self.manifest();
-        if names.iter().any(|n| n == name) {
+        let json = serde_json::to_vec(manifest).expect("a manifest serializes");
+        let _ = write_table(&path, MANIFEST_KIND, self.def_hash, &json);
+    }
+
+    /// Adds the table file `file_name` (and this definition's path and name) to the
+    /// manifest. The manifest is read again just before, so that tables recorded
+    /// meanwhile by another run are kept (short of an exact race, which loses only a
+    /// record).
+    fn record(&self, file_name: &str) {
+        let mut m = self.manifest().unwrap_or_default();
+        if m.tables.iter().any(|n| n == file_name)
+            && m.paths.contains(&self.def_path)
+            && m.name == self.def_name
+        {
             return;
         }
-        names.push(name.to_string());
-        let _ = write_table(
-            &path,
-            MANIFEST_KIND,
-            self.def_hash,
-            names.join("\n").as_bytes(),
-        );
+        if !m.tables.iter().any(|n| n == file_name) {
+            m.tables.push(file_name.to_string());
+        }
+        if !m.paths.contains(&self.def_path) {
+            m.paths.push(self.def_path.clone());
+        }
+        m.name = self.def_name.clone();
+        self.write_manifest(&m);
     }
 }
 
-/// The kind tag of the manifest of tables built for one definition.
-const MANIFEST_KIND: &str = "ksolve-manifest";
+/// Records that the table at `path` was just used, as its access time (its
+/// modification time stays the time it was built). Only the file's times change, never
+/// its bytes, so maps of it stay valid. Failures (a file owned by someone else) are
+/// ignored: the time is only shown by `ksolve cache list`.
+fn mark_used(path: &Path) {
+    if let Ok(file) = open_regular(path) {
+        let now = std::time::SystemTime::now();
+        let _ = file.set_times(std::fs::FileTimes::new().set_accessed(now));
+    }
+}

@@ -9,6 +9,7 @@
 pub mod cache;
 pub mod comp;
 pub mod file;
+pub mod inventory;
 pub mod plan;
 pub mod prune;
 pub mod temp;

@@ -1,6 +1,7 @@
 //! The command-line layer: argument parsing (clap), the ksolve+-compatible argument
 //! forms, progress drawing, printing and exit codes. This is the only code that prints.
 
+mod cache;
 mod check;
 mod god;
 mod progress;
@@ -37,11 +38,13 @@ enum Command {
     God(god::GodArgs),
     /// Solve every scramble of a scramble file optimally (ksolve+'s `ksolve DEF SCR`).
     Solve(solve::SolveArgs),
+    /// List or clear the table cache folder (`cache list`, `cache clear [DEF]`).
+    Cache(cache::CacheArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
 /// definition file.
-const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "help"];
+const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "cache", "help"];
 
 /// Rewrites ksolve+'s positional forms into subcommands: `DEF !` and `DEF !q` become
 /// `god DEF [--qtm]`, `DEF SCRAMBLES` becomes `solve DEF SCRAMBLES`. Options after the
@@ -97,6 +100,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Check(args) => check::run(args),
         Command::God(args) => god::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Cache(args) => cache::run(args),
     }
 }
 
@@ -118,6 +122,7 @@ mod tests {
             ["k", "solve", "a.def", "s.txt"]
         );
         assert_eq!(words(&["k", "check", "a.def"]), ["k", "check", "a.def"]);
+        assert_eq!(words(&["k", "cache", "list"]), ["k", "cache", "list"]);
         assert_eq!(words(&["k", "--help"]), ["k", "--help"]);
     }
 }

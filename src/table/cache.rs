@@ -113,7 +113,6 @@ impl TableCache {
         def_bytes: &[u8],
         progress: &dyn Progress,
     ) -> TableCache {
-        let absolute = std::path::absolute(def_path).unwrap_or_else(|_| def_path.to_path_buf());
         let cache = TableCache {
             dir,
             stem: def_path
@@ -121,7 +120,7 @@ impl TableCache {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "puzzle".into()),
             def_hash: content_hash(def_bytes),
-            def_path: absolute.to_string_lossy().into_owned(),
+            def_path: definition_path(def_path),
             def_name: def_name.to_string(),
         };
         if let Some(dir) = &cache.dir {
@@ -154,23 +153,12 @@ impl TableCache {
 
     /// The file the table named `name` with key `key` is cached in.
     pub fn path(&self, name: &str, key: u64) -> Option<PathBuf> {
-        self.file(&format!("{name}.{key:016x}"))
+        self.file(&format!("{}.{key:016x}", safe(name, ".+")))
     }
 
-    /// The file `STEM.MIDDLE.ktb` in the cache folder, the stem made safe for a file
-    /// name.
+    /// The file `STEM.MIDDLE.ktb` in the cache folder.
     fn file(&self, middle: &str) -> Option<PathBuf> {
-        let stem: String = self
-            .stem
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let stem = safe(&self.stem, "");
         self.dir
             .as_ref()
             .map(|d| d.join(format!("{stem}.{middle}.{EXTENSION}")))
@@ -271,6 +259,33 @@ impl TableCache {
     }
 }
 
+/// `text` with every character but ASCII letters, digits, `-`, `_` and those in `also`
+/// replaced by `_`, so that names taken from a definition (its file stem, set names)
+/// can neither leave the cache folder nor hide a file. Two names made equal this way
+/// still get distinct files: the table key is part of every file name.
+fn safe(text: &str, also: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || also.contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The path recorded for a definition read from `path`: canonical when it can be
+/// resolved, else absolute, else as given. [`super::inventory::Selector`] uses the
+/// same, so that `ksolve cache clear DEF` finds it.
+pub fn definition_path(path: &Path) -> String {
+    path.canonicalize()
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// Records that the table at `path` was just used, as its access time (its
 /// modification time stays the time it was built). Only the file's times change, never
 /// its bytes, so maps of it stay valid. Failures (a file owned by someone else) are
@@ -279,5 +294,30 @@ fn mark_used(path: &Path) {
     if let Ok(file) = open_regular(path) {
         let now = std::time::SystemTime::now();
         let _ = file.set_times(std::fs::FileTimes::new().set_accessed(now));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_stay_in_the_folder_and_differ_by_key() {
+        let cache = TableCache {
+            dir: Some(PathBuf::from("/cache")),
+            stem: "../up".into(),
+            def_hash: 1,
+            def_path: String::new(),
+            def_name: String::new(),
+        };
+        // Set names come from the definition and may hold any non-blank character.
+        let p = cache.path("pt-htm-A/../../B+C.po", 0xab).unwrap();
+        assert_eq!(p.parent(), Some(Path::new("/cache")));
+        assert_eq!(
+            p.file_name().unwrap(),
+            "___up.pt-htm-A_.._.._B+C.po.00000000000000ab.ktb"
+        );
+        assert_ne!(cache.path("pt-x", 1), cache.path("pt-x", 2));
+        assert_ne!(cache.manifest_path(), cache.path("manifest", 1));
     }
 }

@@ -7,7 +7,7 @@
 //! [`super::temp`]). Every other file in the folder is left alone. Which definition a
 //! table belongs to comes from the definitions' manifests.
 
-use super::cache::{Manifest, EXTENSION, MANIFEST_KIND};
+use super::cache::{definition_path, Manifest, EXTENSION, MANIFEST_KIND};
 use super::file::{content_hash, has_magic, read_header};
 use super::temp::{self, Temporary};
 use std::fs;
@@ -145,10 +145,9 @@ pub struct Selector {
 impl Selector {
     /// The selector for the definition at `path` with contents `bytes`.
     pub fn new(path: &Path, bytes: &[u8]) -> Selector {
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         Selector {
             hash: content_hash(bytes),
-            path: absolute.to_string_lossy().into_owned(),
+            path: definition_path(path),
         }
     }
 

@@ -238,3 +238,29 @@ fn a_fifo_in_place_of_a_table_is_left_alone() {
     s.cache(&["clear"]);
     assert!(table.symlink_metadata().unwrap().file_type().is_fifo());
 }
+
+#[test]
+fn listing_does_not_count_as_use() {
+    let s = Setup::new();
+    let a = s.def("a", "cube");
+    s.solve(&a);
+    let day = Duration::from_secs(86_400);
+    for name in s.names() {
+        let f = std::fs::File::open(s.tables.join(name)).unwrap();
+        let times = std::fs::FileTimes::new()
+            .set_modified(SystemTime::now() - 3 * day)
+            .set_accessed(SystemTime::now() - 2 * day);
+        f.set_times(times).unwrap();
+    }
+    // Reading headers to list them must not move the access time that says when a
+    // table was last used (the file system would: relatime updates day-old times).
+    for _ in 0..2 {
+        let text = s.cache(&["list"]);
+        assert!(!text.contains("just now"), "{text}");
+        assert!(text.contains("used 2 days ago"), "{text}");
+    }
+    // A run that loads the table does count.
+    s.solve(&a);
+    let text = s.cache(&["list"]);
+    assert!(text.contains("used just now"), "{text}");
+}

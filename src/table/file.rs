@@ -132,17 +132,33 @@ pub fn encode_header(
 
 /// Opens `path` for reading only if it is a regular file (after following symbolic
 /// links). On Unix the file is opened non-blocking, so that a FIFO put where a table
-/// should be is refused instead of waiting for a writer for ever.
+/// should be is refused instead of waiting for a writer for ever. On Linux it is opened
+/// without updating its access time where the owner may ask that: the access time says
+/// when a table was last used (see the cache), and listing the cache must not move it.
 pub fn open_regular(path: &Path) -> Result<File, TableFileError> {
     let p = || path.to_path_buf();
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = match options.open(path) {
+    let open = |flags: i32| {
+        let mut options = fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK | flags);
+        }
+        #[cfg(not(unix))]
+        let _ = flags;
+        options.open(path)
+    };
+    #[cfg(target_os = "linux")]
+    let first = open(libc::O_NOATIME);
+    #[cfg(not(target_os = "linux"))]
+    let first = open(0);
+    // O_NOATIME is refused (EPERM) on files of other users: open them plainly.
+    let opened = match first {
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => open(0),
+        other => other,
+    };
+    let file = match opened {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(TableFileError::Missing(p()))

@@ -34,7 +34,9 @@ pub enum TableFileError {
     Version(PathBuf, u32),
     #[error("table kind {0:?} is longer than {KIND_LEN} bytes")]
     BadKind(String),
-    #[error("cannot access table file {path}")]
+    /// The io error's reason is part of the message, because callers that warn and
+    /// rebuild print only this error's own text.
+    #[error("cannot access table file {path}: {source}")]
     Io {
         path: PathBuf,
         #[source]
@@ -136,6 +138,9 @@ pub fn write_table(
         path: path.to_path_buf(),
         source,
     };
+    // Only an absent or regular file may be replaced: renaming over a device node or
+    // a named pipe would destroy it.
+    crate::fsutil::check_write_target(path).map_err(io)?;
     let head = header(kind, key, payload)?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = dir {
@@ -164,7 +169,8 @@ pub fn write_table(
 /// Opens and verifies a table written by [`write_table`] with the same `kind` and `key`.
 pub fn open_table(path: &Path, kind: &str, key: u64) -> Result<MappedTable, TableFileError> {
     let p = || path.to_path_buf();
-    let file = match File::open(path) {
+    // Never `File::open`: a named pipe in the cache folder would block it for ever.
+    let file = match crate::fsutil::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(TableFileError::Missing(p()))

@@ -314,8 +314,12 @@ fn close_after(args: &[&std::ffi::OsStr], lines: usize) -> (Option<i32>, String,
 fn solve_stops_when_its_reader_leaves() {
     let f = Files::new();
     // Every solution up to 14 moves past optimal: hours of searching, printed as each
-    // length is done, so the first print after the reader left must end the run.
-    let scr = f.write("s.txt", "Slack 14\nScrambleAlg one\nR\nEnd\n");
+    // length is done, so the first print after the reader left must end the run. A
+    // position (not an algorithm) so that nothing but solutions follows `Solving`.
+    let scr = f.write(
+        "s.txt",
+        "Slack 14\nScramble one\nCORNERS\n1 5 2 3 7 6 4\n1 2 0 0 1 0 2\nEnd\n",
+    );
     let tables = f.tables.as_os_str();
     let args = [
         "solve".as_ref(),

@@ -4,6 +4,7 @@
 
 pub mod coord;
 pub mod def;
+pub mod fsutil;
 pub mod gods;
 pub mod group;
 pub mod memory;

@@ -2,11 +2,13 @@
 //! scramble file against it) and prints what was understood, so that a user can see how
 //! ksolve reads their files before solving anything.
 
+use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::def::{load_puzzle, load_scrambles};
-use ksolve::group::{BigUint, Group, Verdict};
+use ksolve::group::{move_order, BigUint, Group, Verdict};
 use ksolve::puzzle::{LimitKey, Puzzle, Scramble, ScrambleSource};
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `ksolve check`.
@@ -38,7 +40,8 @@ struct SetSummary {
 #[derive(Serialize)]
 struct MoveSummary {
     name: String,
-    order: u32,
+    /// The exact order: a number, or a decimal string beyond `u64`.
+    order: serde_json::Value,
     directed: bool,
     moves: Vec<String>,
 }
@@ -146,9 +149,11 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
     let base_moves = p
         .base_moves
         .iter()
-        .map(|b| MoveSummary {
+        .enumerate()
+        .map(|(i, b)| MoveSummary {
             name: b.name.clone(),
-            order: b.order,
+            // Not `b.order`, which saturates: the summary shows the true order.
+            order: big_json(&move_order(p, i)),
             directed: b.directed,
             moves: b.powers.iter().map(|&id| p.mv(id).name.clone()).collect(),
         })
@@ -298,13 +303,14 @@ fn group_digits(digits: &str) -> String {
     out
 }
 
-fn print_summary(s: &Summary) {
-    println!(
+fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
+    writeln!(
+        out,
         "puzzle: {} ({})",
         s.name.as_deref().unwrap_or("(no Name)"),
         s.file
-    );
-    println!("sets: {}", s.sets.len());
+    )?;
+    writeln!(out, "sets: {}", s.sets.len())?;
     let width = s.sets.iter().map(|x| x.name.len()).max().unwrap_or(0);
     for set in &s.sets {
         let bound = if set.upper_bound == u128::MAX {
@@ -312,7 +318,8 @@ fn print_summary(s: &Summary) {
         } else {
             grouped(set.upper_bound)
         };
-        println!(
+        writeln!(
+            out,
             "  {:width$}  {} piece{}, {} orientation{}{}, at most {bound} states",
             set.name,
             set.size,
@@ -324,78 +331,91 @@ fn print_summary(s: &Summary) {
             } else {
                 ""
             },
-        );
+        )?;
     }
     match (&s.reachable_states, s.reachable_exact) {
         (Some(n), Some(exact)) => {
             let n = json_digits(n);
             if exact {
-                println!("Reachable positions: {n}");
+                writeln!(out, "Reachable positions: {n}")?;
             } else {
-                println!("Reachable positions: at most {n} (upper bound)");
+                writeln!(out, "Reachable positions: at most {n} (upper bound)")?;
             }
         }
-        _ => println!("Reachable positions: not computed"),
+        _ => writeln!(out, "Reachable positions: not computed")?,
     }
     if let Some(o) = &s.orbits {
         let arr = json_digits(&o.arrangements);
         match (&o.classes, &s.reachable_states) {
-            (Some(c), Some(r)) => println!(
+            (Some(c), Some(r)) => writeln!(
+                out,
                 "Arrangements: {arr}, in {} classes of {} positions",
                 json_digits(c),
                 json_digits(r)
-            ),
-            _ => println!(
+            )?,
+            _ => writeln!(
+                out,
                 "Arrangements: {arr} (classes not counted: with interchangeable pieces or \
                  blocks they differ in size)"
-            ),
+            )?,
         }
     }
-    println!(
+    writeln!(
+        out,
         "moves: {} base, {} with powers",
         s.base_moves.len(),
         s.move_count
-    );
+    )?;
     let width = s.base_moves.iter().map(|x| x.name.len()).max().unwrap_or(0);
     for m in &s.base_moves {
         let dir = if m.directed { ", directed" } else { "" };
-        println!(
+        writeln!(
+            out,
             "  {:width$}  order {}{dir}: {}",
             m.name,
-            m.order,
+            match &m.order {
+                serde_json::Value::String(big) => big.clone(),
+                small => small.to_string(),
+            },
             m.moves.join(" ")
-        );
+        )?;
     }
     if s.commuting_pairs.is_empty() {
-        println!("commuting pairs: none");
+        writeln!(out, "commuting pairs: none")?;
     } else {
         let pairs: Vec<String> = s
             .commuting_pairs
             .iter()
             .map(|[a, b]| format!("{a}-{b}"))
             .collect();
-        println!("commuting pairs: {} ({})", pairs.len(), pairs.join(" "));
+        writeln!(
+            out,
+            "commuting pairs: {} ({})",
+            pairs.len(),
+            pairs.join(" ")
+        )?;
     }
-    println!("forbidden pairs: {}", s.forbidden_pairs);
-    println!("blocks: {}", s.blocks.len());
+    writeln!(out, "forbidden pairs: {}", s.forbidden_pairs)?;
+    writeln!(out, "blocks: {}", s.blocks.len())?;
     for b in &s.blocks {
-        println!("  {}", b.join(" "));
+        writeln!(out, "  {}", b.join(" "))?;
     }
     if s.ignores.is_empty() {
-        println!("ignores: none");
+        writeln!(out, "ignores: none")?;
     } else {
-        println!("ignores:");
+        writeln!(out, "ignores:")?;
         for i in &s.ignores {
-            println!(
+            writeln!(
+                out,
                 "  {}: permutation at [{}], orientation at [{}]",
                 i.set,
                 list(&i.perm),
                 list(&i.ori)
-            );
+            )?;
         }
     }
     if let Some(file) = &s.scramble_file {
-        println!("scrambles: {} ({file})", s.scrambles.len());
+        writeln!(out, "scrambles: {} ({file})", s.scrambles.len())?;
         for x in &s.scrambles {
             let what = match (x.kind, x.alg_moves) {
                 ("alg", Some(n)) => format!("alg of {n} move{}", if n == 1 { "" } else { "s" }),
@@ -416,12 +436,14 @@ fn print_summary(s: &Summary) {
                 Some(r) => format!("; cannot be solved: {r}"),
                 None => String::new(),
             };
-            println!(
+            writeln!(
+                out,
                 "  {} (line {}): {what}; {}, max depth {}, slack {}{limits}{status}",
                 x.name, x.line, x.metric, x.max_depth, x.slack
-            );
+            )?;
         }
     }
+    Ok(())
 }
 
 /// Runs `ksolve check`.
@@ -446,10 +468,12 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
             .map(|s| summarize_scramble(&puzzle, group.as_ref(), s))
             .collect();
     }
-    print_summary(&summary);
+    let mut out = output::stdout();
+    print_summary(&mut out, &summary)?;
     if args.json {
-        println!("{}", serde_json::to_string(&summary)?);
+        writeln!(out, "{}", serde_json::to_string(&summary)?)?;
     }
+    out.flush()?;
     // An unsolvable scramble is the same outcome as for `solve`: exit 1.
     if summary.scrambles.iter().any(|s| s.status == "unreachable") {
         return Ok(EXIT_NO_SOLUTION);

@@ -3,10 +3,12 @@
 //! antipodes with a solution each; `--save FILE` also writes the distance table for
 //! `ksolve solve --database FILE`.
 
+use super::output;
 use super::progress::Bars;
 use super::EXIT_OK;
 use anyhow::Context;
 use ksolve::def::{format_state, load_puzzle};
+use ksolve::fsutil::check_write_target;
 use ksolve::gods::{self, database, GodOptions, Method};
 use ksolve::memory;
 use ksolve::puzzle::{Metric, Puzzle, State};
@@ -110,19 +112,27 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
         },
         ..GodOptions::default()
     };
-    let stdout = std::io::stdout();
+    // A save target ksolve may not replace (a directory, a device, a named pipe) is
+    // refused before the table is computed, not after.
+    if let Some(path) = &args.save {
+        check_write_target(path)
+            .with_context(|| format!("cannot save the distance table to {}", path.display()))?;
+    }
     // Rows are printed as each layer completes, so a long run shows its progress and a
     // killed run keeps what it printed. The header waits for the first row, so that a
-    // table refused up front prints nothing on stdout.
+    // table refused up front prints nothing on stdout. A row that cannot be written
+    // ends the run there: nobody would read the rest.
     let table = gods::compute(&puzzle, &opts, &bars, &|depth, count| {
-        let mut out = std::io::stdout().lock();
-        if depth == 0 {
-            let _ = writeln!(out, "Moves\tPositions");
-        }
-        let _ = writeln!(out, "{depth}\t{count}");
-        let _ = out.flush();
+        output::or_exit((|| {
+            let mut out = output::stdout();
+            if depth == 0 {
+                writeln!(out, "Moves\tPositions")?;
+            }
+            writeln!(out, "{depth}\t{count}")?;
+            out.flush()
+        })());
     })?;
-    let mut out = stdout.lock();
+    let mut out = output::stdout();
     writeln!(out, "Total positions: {}", table.total())?;
     writeln!(out, "\nPrinting {} antipodes:\n", table.antipodes.len())?;
     for a in &table.antipodes {
@@ -161,5 +171,6 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
         };
         writeln!(out, "{}", serde_json::to_string(&json)?)?;
     }
+    out.flush()?;
     Ok(EXIT_OK)
 }

@@ -4,6 +4,7 @@
 mod cache;
 mod check;
 mod god;
+mod output;
 mod progress;
 mod solve;
 
@@ -75,7 +76,8 @@ fn rewrite_legacy(args: Vec<OsString>) -> Vec<OsString> {
 }
 
 /// Runs the program and maps its outcome to an exit code. Errors are printed once,
-/// with their chain of causes, to stderr.
+/// with their chain of causes, to stderr; a closed standard output ends the program
+/// quietly with status 0.
 pub fn main() -> ExitCode {
     let args = rewrite_legacy(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(args) {
@@ -88,8 +90,10 @@ pub fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        // The reader of our output is gone (`| head`): not an error, see `output`.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::from(EXIT_OK),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", output::chain(&e));
             ExitCode::from(EXIT_ERROR)
         }
     }

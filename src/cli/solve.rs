@@ -2,10 +2,11 @@
 //! SCRAMBLES.txt`): solves every scramble in order and prints what ksolve+ prints, or
 //! one JSON object per scramble with `--json`.
 
+use super::output;
 use super::progress::Bars;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
-use ksolve::def::{format_state, load_scrambles, parse_puzzle};
+use ksolve::def::{format_state, load_scrambles, parse_puzzle, read_file};
 use ksolve::gods::database::{self, Database};
 use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_size};
@@ -86,7 +87,7 @@ fn solution_line(puzzle: &Puzzle, seq: &[MoveId]) -> String {
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let bars = Bars::new(args.quiet);
     let def_name = args.def.display().to_string();
-    let bytes = std::fs::read(&args.def).with_context(|| format!("cannot read {def_name}"))?;
+    let bytes = read_file(&args.def)?;
     let (puzzle, warnings) = parse_puzzle(&bytes, &def_name)?;
     for w in &warnings {
         bars.warn(&w.to_string());
@@ -118,11 +119,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
-    let stdout = std::io::stdout();
     let mut code = EXIT_OK;
     for scramble in &scrambles {
         let timer = Instant::now();
-        let mut out = stdout.lock();
+        // Every write is checked, so a closed or full standard output stops the run
+        // between scrambles at the latest (see `output`).
+        let mut out = output::stdout();
         if !args.json {
             writeln!(out, "Solving {}", scramble.name)?;
         }
@@ -154,13 +156,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             _ => None,
         };
         let json = args.json;
+        // Solutions are printed from the solver's callback, which cannot return an
+        // error: a failed write ends the process there rather than letting the search
+        // run on for minutes with nobody reading.
         let print_found = |found: &[Vec<MoveId>]| {
             if !json {
-                let mut out = stdout.lock();
-                for s in found {
-                    let _ = writeln!(out, "{}", solution_line(&puzzle, s));
-                }
-                let _ = out.flush();
+                output::or_exit((|| {
+                    let mut out = output::stdout();
+                    for s in found {
+                        writeln!(out, "{}", solution_line(&puzzle, s))?;
+                    }
+                    out.flush()
+                })());
             }
         };
         let outcome = if unreachable.is_some() {

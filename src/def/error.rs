@@ -107,21 +107,52 @@ impl DefError {
         if !self.text.trim().is_empty() {
             let number = self.line.to_string();
             let pad = " ".repeat(number.len());
+            let (quoted, before) = excerpt(&self.text, self.col);
             // The caret line repeats the tabs of the quoted line so that it lines up
             // whatever the terminal's tab width.
-            let lead: String = self
-                .text
+            let lead: String = before
                 .chars()
-                .take(self.col.saturating_sub(1))
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
             out.push_str(&format!(
                 "\n {number} | {}\n {pad} | {lead}^",
-                printable(&self.text)
+                printable(&quoted)
             ));
         }
         out
     }
+}
+
+/// The most characters of a line an error quotes; a longer line (a 1 MB scramble on
+/// one line) is cut around the column.
+pub const MAX_QUOTE: usize = 100;
+
+/// The part of `text` to quote for an error at 1-based column `col`, at most
+/// [`MAX_QUOTE`] characters plus `…` marks where it was cut, and the quoted text that
+/// comes before the column (which the caret line must skip).
+fn excerpt(text: &str, col: usize) -> (String, String) {
+    let chars: Vec<char> = text.chars().collect();
+    let at = col.saturating_sub(1).min(chars.len());
+    if chars.len() <= MAX_QUOTE {
+        return (text.to_string(), chars[..at].iter().collect());
+    }
+    // Keep some context after the column as well as before it, more before: the words
+    // leading up to an error usually explain it.
+    let start = at.saturating_sub(MAX_QUOTE * 2 / 3);
+    let end = (start + MAX_QUOTE).min(chars.len());
+    let start = end.saturating_sub(MAX_QUOTE).min(start);
+    let mut quoted = String::new();
+    let mut before = String::new();
+    if start > 0 {
+        quoted.push('…');
+        before.push('…');
+    }
+    quoted.extend(&chars[start..end]);
+    before.extend(&chars[start..at]);
+    if end < chars.len() {
+        quoted.push('…');
+    }
+    (quoted, before)
 }
 
 /// The line with control characters made visible, so that quoting binary garbage cannot
@@ -150,5 +181,52 @@ pub struct Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quoted line and the caret's column (in characters) of a rendered error.
+    fn quote_and_caret(e: &DefError) -> (String, usize) {
+        let text = e.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let quoted = lines[1].split_once(" | ").unwrap().1.to_string();
+        let caret = lines[2].split_once(" | ").unwrap().1;
+        (quoted, caret.chars().count() - 1)
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_column() {
+        // An 800,000-character line with a bad word in the middle, near the start and
+        // at the very end.
+        let word = "12345 ";
+        let line = word.repeat(80_000);
+        for (col, bad) in [(400_001, "12345"), (7, "12345"), (line.len() + 1, "")] {
+            let mut text = line.clone();
+            let at = col - 1;
+            text.replace_range(at.min(text.len())..(at + bad.len()).min(text.len()), "");
+            text.insert_str(at.min(text.len()), &"X".repeat(bad.len()));
+            let e = DefError::new("f.txt", 3, col, &text, ErrorKind::Invalid("bad".into()));
+            let (quoted, caret) = quote_and_caret(&e);
+            assert!(quoted.chars().count() <= MAX_QUOTE + 2, "{quoted}");
+            assert!(e.to_string().len() < 500);
+            let pointed = quoted.chars().nth(caret);
+            if bad.is_empty() {
+                // Past the end of the line: the caret sits just after the last character.
+                assert_eq!(caret, quoted.chars().count(), "{quoted}");
+            } else {
+                assert_eq!(pointed, Some('X'), "col {col}: {quoted}");
+                assert_eq!(quoted.starts_with('…'), col > MAX_QUOTE);
+                assert!(quoted.ends_with('…'));
+            }
+        }
+    }
+
+    #[test]
+    fn short_lines_are_quoted_whole() {
+        let e = DefError::new("f.txt", 12, 3, "\tab cd", ErrorKind::Invalid("bad".into()));
+        assert_eq!(e.to_string(), "f.txt:12:3: bad\n 12 | \tab cd\n    | \t ^");
     }
 }

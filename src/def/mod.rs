@@ -23,6 +23,7 @@ mod tests;
 pub use error::{DefError, ErrorKind, Warning};
 pub use print::{format_state, write_def};
 
+use crate::fsutil::{read_regular, MAX_INPUT_BYTES};
 use crate::puzzle::{Puzzle, Scramble};
 use std::path::Path;
 
@@ -58,18 +59,25 @@ pub fn parse_scrambles(
     scramble::build(&src, items, puzzle)
 }
 
-/// Reads and parses a definition file.
+/// Reads a definition or scramble file's bytes. Only a regular file is read (a
+/// directory, device or named pipe is refused before it is opened), and at most
+/// [`MAX_INPUT_BYTES`](crate::fsutil::MAX_INPUT_BYTES) of it.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, DefError> {
+    read_regular(path, MAX_INPUT_BYTES).map_err(|e| DefError::io(&path.display().to_string(), &e))
+}
+
+/// Reads (see [`read_file`]) and parses a definition file.
 pub fn load_puzzle(path: impl AsRef<Path>) -> Result<(Puzzle, Vec<Warning>), DefError> {
     let path = path.as_ref();
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| DefError::io(&name, &e))?;
+    let bytes = read_file(path)?;
     parse_puzzle(&bytes, &name)
 }
 
-/// Reads and parses a scramble file against its puzzle.
+/// Reads (see [`read_file`]) and parses a scramble file against its puzzle.
 pub fn load_scrambles(path: impl AsRef<Path>, puzzle: &Puzzle) -> Result<Vec<Scramble>, DefError> {
     let path = path.as_ref();
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| DefError::io(&name, &e))?;
+    let bytes = read_file(path)?;
     parse_scrambles(&bytes, &name, puzzle)
 }

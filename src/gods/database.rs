@@ -124,8 +124,16 @@ fn metric_code(m: Metric) -> u8 {
     }
 }
 
-/// Writes the exact distances of `table` (computed with `keep_distances`) to `path`.
+/// Writes the exact distances of `table` (computed with `keep_distances`) to `path`,
+/// which must be absent or a regular file (see [`crate::fsutil::check_write_target`]).
 pub fn write(path: &Path, puzzle: &Puzzle, table: &GodTable) -> Result<(), DatabaseError> {
+    let payload = encode(&path.display().to_string(), puzzle, table)?;
+    write_table(path, KIND, puzzle_key(puzzle), &payload)?;
+    Ok(())
+}
+
+/// The payload of a distance-table file for `table`; `name` names it in errors.
+fn encode(name: &str, puzzle: &Puzzle, table: &GodTable) -> Result<Vec<u8>, DatabaseError> {
     let distances = table.distances.as_ref().ok_or(DatabaseError::NoDistances)?;
     let depth = table.max_depth() as u32;
     let mut head = vec![0u8; HEADER];
@@ -156,7 +164,7 @@ pub fn write(path: &Path, puzzle: &Puzzle, table: &GodTable) -> Result<(), Datab
         }
         Distances::Hashed(entries) => {
             let packer = Packer::new(puzzle, &info.transforms, &info.base_of)
-                .map_err(|_| DatabaseError::Layout(path.display().to_string(), "keys"))?;
+                .map_err(|_| DatabaseError::Layout(name.to_string(), "keys"))?;
             head[8] = STORE_KEYS;
             head[10] = 16;
             head[16..24].copy_from_slice(&(entries.len() as u64).to_le_bytes());
@@ -172,8 +180,7 @@ pub fn write(path: &Path, puzzle: &Puzzle, table: &GodTable) -> Result<(), Datab
             out
         }
     };
-    write_table(path, KIND, puzzle_key(puzzle), &payload)?;
-    Ok(())
+    Ok(payload)
 }
 
 fn head_bits(out: &mut [u8], bits: u8) {
@@ -185,9 +192,26 @@ enum Lookup {
     Keys { packer: Box<Packer>, count: usize },
 }
 
+/// Where a table's bytes live: mapped from its file, or in memory when the file could
+/// not be written.
+enum Backing {
+    Mapped(MappedTable),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Backing {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Backing::Mapped(m) => m,
+            Backing::Owned(v) => v,
+        }
+    }
+}
+
 /// An opened, verified distance table for one puzzle.
 pub struct Database {
-    map: MappedTable,
+    map: Backing,
     lookup: Lookup,
     metric: Metric,
     depth: u32,
@@ -207,9 +231,28 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 impl Database {
     /// Opens the table at `path` and checks that it was built for `puzzle`.
     pub fn open(path: &Path, puzzle: &Puzzle) -> Result<Database, DatabaseError> {
-        let name = path.display().to_string();
-        let bad = |what: &'static str| DatabaseError::Layout(name.clone(), what);
         let map = open_table(path, KIND, puzzle_key(puzzle))?;
+        Database::from_backing(Backing::Mapped(map), path.display().to_string(), puzzle)
+    }
+
+    /// The distances of `table` (computed with `keep_distances`), held in memory; `name`
+    /// names the table in errors.
+    pub fn in_memory(
+        name: &str,
+        puzzle: &Puzzle,
+        table: &GodTable,
+    ) -> Result<Database, DatabaseError> {
+        let payload = encode(name, puzzle, table)?;
+        Database::from_backing(Backing::Owned(payload), name.to_string(), puzzle)
+    }
+
+    /// Checks a payload's own header against `puzzle` and prepares lookups.
+    fn from_backing(
+        map: Backing,
+        name: String,
+        puzzle: &Puzzle,
+    ) -> Result<Database, DatabaseError> {
+        let bad = |what: &'static str| DatabaseError::Layout(name.clone(), what);
         let p: &[u8] = &map;
         if p.len() < HEADER || &p[0..4] != MAGIC {
             return Err(bad("no distance-table header"));
@@ -381,8 +424,10 @@ fn metric_name(m: Metric) -> &'static str {
 /// `metric`, exact distances kept) and writes it there when the file is missing, damaged,
 /// truncated, or was built for another puzzle or by another ksolve. Each such case is
 /// reported through [`Progress::warn`] before the table is rebuilt, as cached pruning
-/// tables are. Only an error that rebuilding cannot cure (the file cannot be read at all,
-/// or the table cannot be computed or written) is returned.
+/// tables are. When the computed table cannot be written (a full disk, a read-only
+/// folder) that is reported too, with the reason, and the table is used from memory.
+/// Only an error that rebuilding cannot cure (the path exists but cannot be read, or is
+/// not a regular file; the table cannot be computed) is returned.
 pub fn open_or_build(
     path: &Path,
     puzzle: &Puzzle,
@@ -396,6 +441,12 @@ pub fn open_or_build(
             "distance table {} does not exist; computing it",
             path.display()
         )),
+        // A path that cannot even be looked at (a parent that is a regular file) is as
+        // good as missing: the table is computed, and writing it will fail with a
+        // warning. A path that exists but cannot be read is the user's to fix.
+        Err(DatabaseError::File(e @ TableFileError::Io { .. })) if !path.exists() => {
+            progress.warn(&format!("{e}; computing the distance table"))
+        }
         Err(DatabaseError::File(e @ TableFileError::Io { .. })) => return Err(e.into()),
         Err(e) => progress.warn(&format!("{e}; rebuilding it")),
     }
@@ -408,8 +459,16 @@ pub fn open_or_build(
     };
     let table =
         super::compute(puzzle, &opts, progress, &|_, _| {}).map_err(DatabaseError::Compute)?;
-    write(path, puzzle, &table)?;
-    Database::open(path, puzzle)
+    match write(path, puzzle, &table) {
+        Ok(()) => Database::open(path, puzzle),
+        Err(DatabaseError::File(e)) => {
+            progress.warn(&format!(
+                "cannot write the distance table: {e}; using it from memory for this run"
+            ));
+            Database::in_memory(&path.display().to_string(), puzzle, &table)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Solves one scramble by the database method, or says `None` when the table cannot

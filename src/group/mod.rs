@@ -14,11 +14,13 @@ mod abelian;
 mod bigint;
 mod chain;
 mod invariants;
+mod order;
 mod points;
 mod reason;
 mod search;
 
 pub use bigint::BigUint;
+pub use order::move_order;
 pub use reason::{PieceCount, Reason};
 
 use crate::puzzle::{Puzzle, SetDef, State, Target};

@@ -37,7 +37,9 @@ pub enum TableFileError {
     NotRegular(PathBuf),
     #[error("table kind {0:?} is longer than {KIND_LEN} bytes")]
     BadKind(String),
-    #[error("cannot access table file {path}")]
+    /// The io error's reason is part of the message, because callers that warn and
+    /// rebuild print only this error's own text.
+    #[error("cannot access table file {path}: {source}")]
     Io {
         path: PathBuf,
         #[source]

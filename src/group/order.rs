@@ -1,0 +1,128 @@
+//! The exact order of a move, however large.
+//!
+//! [`crate::puzzle::BaseMove::order`] is a `u32` that saturates, which is all the move
+//! model needs (a move of larger order can only be `noinverse`), but a summary must not
+//! print the saturated value as if it were the order. The order is the least common
+//! multiple, over the move's cycles, of the cycle's length times the order of the twist
+//! a piece gathers going round it. Each such factor is below 2^23 (at most 65,535
+//! positions times 128 orientations), so the least common multiple is kept as prime
+//! powers and multiplied out once.
+
+use super::BigUint;
+use crate::puzzle::Puzzle;
+use std::collections::BTreeMap;
+
+/// The exact order of base move `base` of `puzzle`: the smallest k > 0 with
+/// move^k = identity.
+pub fn move_order(puzzle: &Puzzle, base: usize) -> BigUint {
+    let effect = &puzzle.base_moves[base].effect;
+    // For each prime, the largest power of it dividing some cycle's factor.
+    let mut powers: BTreeMap<u64, u32> = BTreeMap::new();
+    for (set, s) in puzzle.sets.iter().zip(&effect.sets) {
+        let n = set.orientations.max(1) as u64;
+        let mut seen = vec![false; set.size];
+        for start in 0..set.size {
+            if seen[start] {
+                continue;
+            }
+            let (mut len, mut twist, mut i) = (0u64, 0u64, start);
+            while !seen[i] {
+                seen[i] = true;
+                twist += s.ori[i] as u64;
+                len += 1;
+                i = s.perm[i] as usize;
+            }
+            let cycle = len * (n / gcd(twist % n, n));
+            for (p, e) in factor(cycle) {
+                let max = powers.entry(p).or_insert(0);
+                *max = (*max).max(e);
+            }
+        }
+    }
+    let mut order = BigUint::one();
+    for (p, e) in powers {
+        for _ in 0..e {
+            order.mul_u64(p);
+        }
+    }
+    order
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The prime factors of `n` with their exponents, by trial division (n < 2^23 here, so
+/// at most a few thousand divisions).
+fn factor(mut n: u64) -> Vec<(u64, u32)> {
+    let mut out = Vec::new();
+    let mut p = 2;
+    while p * p <= n {
+        let mut e = 0;
+        while n % p == 0 {
+            n /= p;
+            e += 1;
+        }
+        if e > 0 {
+            out.push((p, e));
+        }
+        p += 1;
+    }
+    if n > 1 {
+        out.push((n, 1));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::def::parse_puzzle;
+
+    /// A directed move on one set made of cycles of the given lengths.
+    fn cycles_def(lengths: &[usize]) -> String {
+        let size: usize = lengths.iter().sum();
+        let mut perm = Vec::new();
+        let mut at = 0;
+        for &len in lengths {
+            for k in 0..len {
+                perm.push(at + (k + 1) % len + 1);
+            }
+            at += len;
+        }
+        let solved: Vec<String> = (1..=size).map(|i| i.to_string()).collect();
+        let perm: Vec<String> = perm.iter().map(|i| i.to_string()).collect();
+        format!(
+            "Set A {size} 1\nSolved\nA\n{}\nEnd\nMove M noinverse\nA\n{}\nEnd\n",
+            solved.join(" "),
+            perm.join(" ")
+        )
+    }
+
+    #[test]
+    fn small_orders_match_the_move_model() {
+        let p = parse_puzzle(cycles_def(&[3, 4, 5]).as_bytes(), "t.def")
+            .unwrap()
+            .0;
+        assert_eq!(move_order(&p, 0).to_u64(), Some(60));
+        assert_eq!(p.base_moves[0].order, 60);
+    }
+
+    #[test]
+    fn orders_past_u32_are_exact() {
+        // Cycles of the primes 2 to 47 (328 pieces): the order is their product,
+        // 614,889,782,588,491,410, far past u32, where the move model saturates.
+        let primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47];
+        let p = parse_puzzle(cycles_def(&primes).as_bytes(), "t.def")
+            .unwrap()
+            .0;
+        assert_eq!(p.base_moves[0].order, u32::MAX);
+        let want: u64 = primes.iter().map(|&q| q as u64).product();
+        assert_eq!(move_order(&p, 0).to_u64(), Some(want));
+        assert_eq!(move_order(&p, 0).to_string(), want.to_string());
+    }
+}

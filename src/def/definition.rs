@@ -4,7 +4,8 @@
 
 use super::error::{DefError, ErrorKind, Warning};
 use super::lex::{entry, Entry, EntryError, Line, Source};
-use super::syntax::{DefItem, Section};
+use super::names::{set_index, MoveNames};
+use super::syntax::{DefItem, Reader, Section};
 use super::{MAX_MOVES, MAX_MOVE_ENTRIES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE};
 use crate::puzzle::{self, Block, IgnoreMask, MoveId, Puzzle, SetDef, SetState, State, Transform};
 use std::collections::HashMap;
@@ -106,15 +107,19 @@ struct Builder<'s> {
     name: Option<String>,
     sets: Vec<SetDef>,
     set_lines: Vec<usize>,
+    set_names: HashMap<String, usize>,
     positions: usize,
     /// The first command that ends the `Set` section, for the "Set too late" message.
     sets_closed_by: Option<(String, usize)>,
     solved: Option<(State, usize)>,
     /// Name, file form, directed flag, and the `Move` line.
-    moves: Vec<(String, Transform, bool, &'s Line)>,
+    moves: Vec<(String, Transform, bool, Line)>,
+    move_names: HashMap<String, usize>,
+    /// The number of moves, powers included, of the moves so far.
+    total_moves: usize,
     ignore: Option<(Vec<IgnoreMask>, usize)>,
     blocks: Vec<Block>,
-    forbidden: Vec<(bool, Vec<&'s Line>)>,
+    forbidden: Vec<(bool, Vec<Line>)>,
     warned_deprecated: bool,
     warnings: Vec<Warning>,
 }
@@ -135,20 +140,7 @@ impl<'s> Builder<'s> {
     }
 
     fn set_index(&self, line: &Line) -> Result<usize, DefError> {
-        let name = line.first();
-        self.sets
-            .iter()
-            .position(|s| s.name == name)
-            .ok_or_else(|| {
-                self.src.err(
-                    line,
-                    0,
-                    ErrorKind::UnknownSet {
-                        found: name.to_string(),
-                        known: known_sets(&self.sets),
-                    },
-                )
-            })
+        set_index(self.src, &self.set_names, &self.sets, line)
     }
 
     fn add_set(&mut self, line: &Line) -> Result<(), DefError> {
@@ -161,7 +153,7 @@ impl<'s> Builder<'s> {
             ));
         }
         let name = line.toks[1].s.clone();
-        if let Some(k) = self.sets.iter().position(|s| s.name == name) {
+        if let Some(&k) = self.set_names.get(&name) {
             return Err(src.err(
                 line,
                 1,
@@ -201,6 +193,7 @@ impl<'s> Builder<'s> {
             ));
         }
         self.positions += size;
+        self.set_names.insert(name.clone(), self.sets.len());
         self.sets.push(SetDef {
             name,
             size,
@@ -219,11 +212,11 @@ impl<'s> Builder<'s> {
         let src = self.src;
         let mut out: Vec<Option<SetState>> = vec![None; self.sets.len()];
         for sec in sections {
-            let k = self.set_index(sec.name)?;
+            let k = self.set_index(&sec.name)?;
             let set = &self.sets[k];
             if out[k].is_some() {
                 return Err(src.err(
-                    sec.name,
+                    &sec.name,
                     0,
                     ErrorKind::DuplicateSet {
                         set: set.name.clone(),
@@ -231,7 +224,7 @@ impl<'s> Builder<'s> {
                     },
                 ));
             }
-            let perm = self.perm_row(sec.rows[0], set, kind)?;
+            let perm = self.perm_row(&sec.rows[0], set, kind)?;
             let ori = match sec.rows.get(1) {
                 Some(row) => self.ori_row(row, set, kind)?,
                 None => vec![0; set.size],
@@ -327,7 +320,7 @@ impl<'s> Builder<'s> {
         Ok(v.into_iter().map(|x| x as u8).collect())
     }
 
-    fn solved(&mut self, line: &'s Line, sections: &[Section]) -> Result<(), DefError> {
+    fn solved(&mut self, line: &Line, sections: &[Section]) -> Result<(), DefError> {
         self.close_sets(line);
         if let Some((_, at)) = &self.solved {
             return Err(self.src.err(
@@ -344,37 +337,61 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    fn add_move(&mut self, line: &'s Line, sections: &[Section]) -> Result<(), DefError> {
-        self.close_sets(line);
+    fn add_move(&mut self, line: Line, sections: &[Section]) -> Result<(), DefError> {
+        self.close_sets(&line);
         let src = self.src;
         let name = line.toks[1].s.clone();
-        if let Some((_, _, _, prev)) = self.moves.iter().find(|m| m.0 == name) {
+        if let Some(&prev) = self.move_names.get(&name) {
             return Err(src.err(
-                line,
+                &line,
                 1,
                 invalid(format!(
                     "move `{name}` is defined twice (first at line {}): expected each move name once",
-                    prev.no
+                    self.moves[prev].3.no
                 )),
             ));
         }
         let directed = line.toks.len() == 3;
-        if (self.moves.len() + 1) * self.positions > MAX_MOVE_ENTRIES {
-            return Err(too_big(src, line, self.moves.len() + 1, self.positions));
+        if (self.total_moves + 1) * self.positions > MAX_MOVE_ENTRIES {
+            return Err(too_big(src, &line, self.total_moves + 1, self.positions));
         }
         let parts = self.position(sections, Kind::Move)?;
         let file_form = fill(&self.sets, parts);
+        let effect = Transform::from_ksolve(&self.sets, &file_form);
         // A move that only "twists" one-orientation pieces is also refused: it would be a
         // search step that changes no state.
-        if Transform::from_ksolve(&self.sets, &file_form).is_identity() {
+        if effect.is_identity() {
             return Err(src.err(
-                line,
+                &line,
                 1,
                 invalid(format!(
                     "move `{name}` changes nothing: expected a move that moves or twists some piece"
                 )),
             ));
         }
+        // The caps are checked move by move, so that a file of a hundred thousand moves
+        // is refused at the first one too many rather than after reading them all.
+        let order = puzzle::order(&effect, &self.sets) as u64;
+        let powers = if directed {
+            1
+        } else {
+            order.saturating_sub(1).max(1)
+        };
+        let total = self.total_moves as u64 + powers;
+        if total <= MAX_MOVES as u64 && total as usize * self.positions > MAX_MOVE_ENTRIES {
+            return Err(too_big(src, &line, total as usize, self.positions));
+        }
+        if total > MAX_MOVES as u64 {
+            return Err(src.err(
+                &line,
+                1,
+                invalid(format!(
+                    "move `{name}` has order {order}, which takes the number of moves with their powers past {MAX_MOVES}: expected fewer or smaller moves (or `noinverse`)"
+                )),
+            ));
+        }
+        self.total_moves = total as usize;
+        self.move_names.insert(name.clone(), self.moves.len());
         self.moves.push((name, file_form, directed, line));
         Ok(())
     }
@@ -411,13 +428,13 @@ impl<'s> Builder<'s> {
         self.close_sets(line);
         let src = self.src;
         let mut pieces = Vec::new();
-        let mut seen_sets = Vec::new();
+        let mut seen_sets = vec![false; self.sets.len()];
         for sec in sections {
-            let k = self.set_index(sec.name)?;
+            let k = self.set_index(&sec.name)?;
             let set = &self.sets[k];
-            if seen_sets.contains(&k) {
+            if seen_sets[k] {
                 return Err(src.err(
-                    sec.name,
+                    &sec.name,
                     0,
                     ErrorKind::DuplicateSet {
                         set: set.name.clone(),
@@ -425,10 +442,10 @@ impl<'s> Builder<'s> {
                     },
                 ));
             }
-            seen_sets.push(k);
-            let row = sec.rows[0];
+            seen_sets[k] = true;
+            let row = &sec.rows[0];
             let n = set.size as u64;
-            let mut seen = Vec::new();
+            let mut seen = vec![false; set.size];
             for t in 0..row.toks.len() {
                 let x = match entry(&row.toks[t].s) {
                     Ok(Entry::Num(x)) => x,
@@ -454,7 +471,7 @@ impl<'s> Builder<'s> {
                         )),
                     ));
                 }
-                if seen.contains(&x) {
+                if seen[(x - 1) as usize] {
                     return Err(src.err(
                         row,
                         t,
@@ -464,7 +481,7 @@ impl<'s> Builder<'s> {
                         )),
                     ));
                 }
-                seen.push(x);
+                seen[(x - 1) as usize] = true;
                 pieces.push((k, (x - 1) as u16));
             }
         }
@@ -513,28 +530,6 @@ impl<'s> Builder<'s> {
                 invalid("the definition has no move: expected at least one `Move NAME ... End`"),
             ));
         }
-        let mut total: u64 = 0;
-        for (name, file_form, directed, line) in &self.moves {
-            let effect = Transform::from_ksolve(&self.sets, file_form);
-            let order = puzzle::order(&effect, &self.sets) as u64;
-            total += if *directed {
-                1
-            } else {
-                order.saturating_sub(1).max(1)
-            };
-            if total <= MAX_MOVES as u64 && total as usize * self.positions > MAX_MOVE_ENTRIES {
-                return Err(too_big(src, line, total as usize, self.positions));
-            }
-            if total > MAX_MOVES as u64 {
-                return Err(src.err(
-                    line,
-                    1,
-                    invalid(format!(
-                        "move `{name}` has order {order}, which takes the number of moves with their powers past {MAX_MOVES}: expected fewer or smaller moves (or `noinverse`)"
-                    )),
-                ));
-            }
-        }
         let solved = match self.solved {
             Some((s, _)) => s,
             None => Transform::identity(&self.sets),
@@ -543,11 +538,14 @@ impl<'s> Builder<'s> {
             Some((m, _)) => m,
             None => self.sets.iter().map(no_ignore).collect(),
         };
-        let move_lines: Vec<&Line> = self.moves.iter().map(|m| m.3).collect();
+        let mut move_lines = Vec::with_capacity(self.moves.len());
         let base = self
             .moves
             .into_iter()
-            .map(|(name, file_form, directed, _)| (name, file_form, directed))
+            .map(|(name, file_form, directed, line)| {
+                move_lines.push(line);
+                (name, file_form, directed)
+            })
             .collect();
         let mut puzzle = Puzzle::new(self.name, self.sets, solved, base, ignore, self.blocks);
         // Two moves with one name would make scrambles and limits ambiguous.
@@ -559,7 +557,7 @@ impl<'s> Builder<'s> {
                     &puzzle.base_moves[m.base].name,
                 );
                 return Err(src.err(
-                    move_lines[m.base],
+                    &move_lines[m.base],
                     1,
                     invalid(format!(
                         "the name `{}` belongs both to move `{a}` (line {}) or one of its powers and to move `{b}` or one of its powers: expected distinct names",
@@ -569,18 +567,25 @@ impl<'s> Builder<'s> {
             }
             by_name.insert(&m.name, m.base);
         }
+        let mut pairs: Vec<(MoveId, MoveId)> = Vec::new();
+        let names = MoveNames::new(&puzzle);
         for (groups, rows) in &self.forbidden {
             for row in rows {
-                let ids = row
-                    .toks
-                    .iter()
-                    .enumerate()
-                    .map(|(t, tok)| resolve_move(src, &puzzle, row, t, &tok.s))
+                let ids = (0..row.toks.len())
+                    .map(|t| names.resolve(src, row, t))
                     .collect::<Result<Vec<MoveId>, DefError>>()?;
                 if *groups {
-                    for &a in &ids {
-                        for &b in &ids {
-                            puzzle.forbid(a, b);
+                    // A group names each move once however often the line repeats it,
+                    // which keeps the pairs at most quadratic in the number of moves
+                    // rather than in the length of the line.
+                    let mut seen = vec![false; puzzle.moves.len()];
+                    let distinct: Vec<MoveId> = ids
+                        .into_iter()
+                        .filter(|id| !std::mem::replace(&mut seen[id.index()], true))
+                        .collect();
+                    for &a in &distinct {
+                        for &b in &distinct {
+                            pairs.push((a, b));
                         }
                     }
                 } else {
@@ -594,9 +599,12 @@ impl<'s> Builder<'s> {
                             )),
                         ));
                     }
-                    puzzle.forbid(ids[0], ids[1]);
+                    pairs.push((ids[0], ids[1]));
                 }
             }
+        }
+        for (a, b) in pairs {
+            puzzle.forbid(a, b);
         }
         Ok((puzzle, self.warnings))
     }
@@ -652,60 +660,49 @@ fn fill(sets: &[SetDef], parts: Vec<Option<SetState>>) -> State {
     }
 }
 
-/// The set names, for messages.
-pub(crate) fn known_sets(sets: &[SetDef]) -> String {
-    let names: Vec<&str> = sets.iter().map(|s| s.name.as_str()).collect();
-    if names.is_empty() {
-        "none declared yet".into()
-    } else {
-        names.join(", ")
-    }
-}
-
-/// The base move names, for messages (powers follow the usual naming).
-pub(crate) fn known_moves(puzzle: &Puzzle) -> String {
-    let mut names: Vec<&str> = puzzle.moves.iter().map(|m| m.name.as_str()).collect();
-    if names.len() > 24 {
-        names.truncate(24);
-        names.push("...");
-    }
-    names.join(" ")
-}
-
-/// Finds a move by name for ForbiddenPairs, ScrambleAlg and MoveLimits.
-pub(crate) fn resolve_move(
-    src: &Source,
-    puzzle: &Puzzle,
-    line: &Line,
-    tok: usize,
-    name: &str,
-) -> Result<MoveId, DefError> {
-    puzzle.move_by_name(name).ok_or_else(|| {
-        if name == "End" {
-            src.err(
-                line,
-                tok,
-                invalid("`End` after moves on the same line: expected `End` alone on its line"),
-            )
-        } else {
-            src.err(
-                line,
-                tok,
-                ErrorKind::UnknownMove {
-                    found: name.to_string(),
-                    known: known_moves(puzzle),
-                },
-            )
+/// Builds the puzzle from the commands of `reader`, checking each as it is read.
+pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), DefError> {
+    let src = reader.src;
+    let mut b = Builder {
+        src,
+        name: None,
+        sets: Vec::new(),
+        set_lines: Vec::new(),
+        set_names: HashMap::new(),
+        positions: 0,
+        sets_closed_by: None,
+        solved: None,
+        moves: Vec::new(),
+        move_names: HashMap::new(),
+        total_moves: 0,
+        ignore: None,
+        blocks: Vec::new(),
+        forbidden: Vec::new(),
+        warned_deprecated: false,
+        warnings: Vec::new(),
+    };
+    while let Some(item) = reader.next_def()? {
+        match item {
+            DefItem::Name(line) => {
+                let name = line.rest();
+                if b.name.is_some() {
+                    b.warn(&line, "`Name` given twice; the last one is used".into());
+                }
+                b.name = (!name.is_empty()).then(|| name.to_string());
+            }
+            DefItem::Set(line) => b.add_set(&line)?,
+            DefItem::Solved(line, secs) => b.solved(&line, &secs)?,
+            DefItem::Move(line, secs) => b.add_move(line, &secs)?,
+            DefItem::Ignore(line, secs) => b.ignore(&line, &secs)?,
+            DefItem::Block(line, secs) => b.block(&line, &secs)?,
+            DefItem::Forbidden { line, groups, rows } => {
+                b.close_sets(&line);
+                b.forbidden.push((groups, rows));
+            }
+            DefItem::Skipped(line) => b.skipped(&line),
         }
-    })
-}
-
-/// Builds the puzzle from the parsed commands.
-pub(crate) fn build(
-    src: &Source,
-    items: Vec<DefItem<'_>>,
-) -> Result<(Puzzle, Vec<Warning>), DefError> {
-    let Some(first) = src.lines.first() else {
+    }
+    let Some(first) = reader.first else {
         return Err(DefError::new(
             &src.file,
             1,
@@ -714,41 +711,5 @@ pub(crate) fn build(
             ErrorKind::Empty("a definition: `Set` commands, then `Solved` and `Move` blocks"),
         ));
     };
-    let mut b = Builder {
-        src,
-        name: None,
-        sets: Vec::new(),
-        set_lines: Vec::new(),
-        positions: 0,
-        sets_closed_by: None,
-        solved: None,
-        moves: Vec::new(),
-        ignore: None,
-        blocks: Vec::new(),
-        forbidden: Vec::new(),
-        warned_deprecated: false,
-        warnings: Vec::new(),
-    };
-    for item in items {
-        match item {
-            DefItem::Name(line) => {
-                let name = line.rest();
-                if b.name.is_some() {
-                    b.warn(line, "`Name` given twice; the last one is used".into());
-                }
-                b.name = (!name.is_empty()).then(|| name.to_string());
-            }
-            DefItem::Set(line) => b.add_set(line)?,
-            DefItem::Solved(line, secs) => b.solved(line, &secs)?,
-            DefItem::Move(line, secs) => b.add_move(line, &secs)?,
-            DefItem::Ignore(line, secs) => b.ignore(line, &secs)?,
-            DefItem::Block(line, secs) => b.block(line, &secs)?,
-            DefItem::Forbidden { line, groups, rows } => {
-                b.close_sets(line);
-                b.forbidden.push((groups, rows));
-            }
-            DefItem::Skipped(line) => b.skipped(line),
-        }
-    }
-    b.finish(first)
+    b.finish(&first)
 }

@@ -51,11 +51,10 @@ impl Line {
     }
 }
 
-/// A lexed file: its name (for messages) and its meaningful lines.
+/// The file being read, as far as messages need it: its name.
 #[derive(Debug)]
 pub(crate) struct Source {
     pub file: String,
-    pub lines: Vec<Line>,
 }
 
 impl Source {
@@ -101,20 +100,49 @@ fn words(input: &str) -> IResult<&str, Vec<&str>> {
     .parse(input)
 }
 
-/// Lexes a whole file. `what` names the kind of file for the binary-data message.
-pub(crate) fn lex(bytes: &[u8], file: &str, what: &'static str) -> Result<Source, DefError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut rest = bytes;
-    let mut lines = Vec::new();
-    let mut no = 0;
-    while !rest.is_empty() {
-        no += 1;
-        let (next, raw) = match raw_line(rest) {
-            Ok(ok) => ok,
-            // `raw_line` accepts any input; this arm only keeps the reader total.
-            Err(_) => break,
-        };
-        rest = next;
+/// Reads a file one meaningful line at a time, so that the layers above can refuse a
+/// file at its first bad line without lexing the rest of it.
+pub(crate) struct Lexer<'b> {
+    rest: &'b [u8],
+    /// The number of the last line read.
+    no: usize,
+    file: &'b str,
+    /// The kind of file, for the binary-data message.
+    what: &'static str,
+}
+
+impl<'b> Lexer<'b> {
+    /// A lexer over `bytes` (a leading byte-order mark is skipped).
+    pub(crate) fn new(bytes: &'b [u8], file: &'b str, what: &'static str) -> Lexer<'b> {
+        Lexer {
+            rest: bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes),
+            no: 0,
+            file,
+            what,
+        }
+    }
+
+    /// The next line that carries something, `None` at the end of the file, or the error
+    /// of the first line that holds binary data.
+    pub(crate) fn next_line(&mut self) -> Result<Option<Line>, DefError> {
+        while !self.rest.is_empty() {
+            self.no += 1;
+            let (next, raw) = match raw_line(self.rest) {
+                Ok(ok) => ok,
+                // `raw_line` accepts any input; this arm only keeps the reader total.
+                Err(_) => break,
+            };
+            self.rest = next;
+            if let Some(line) = self.line(raw)? {
+                return Ok(Some(line));
+            }
+        }
+        self.rest = &[];
+        Ok(None)
+    }
+
+    /// Lexes one line without its break; `None` for a blank or comment line.
+    fn line(&self, raw: &[u8]) -> Result<Option<Line>, DefError> {
         let text = String::from_utf8_lossy(raw).into_owned();
         // A NUL byte anywhere, even in a comment, means this is no text file at all;
         // other control characters are only refused where they would be read.
@@ -126,40 +154,46 @@ pub(crate) fn lex(bytes: &[u8], file: &str, what: &'static str) -> Result<Source
         if let Some((at, c)) = bad {
             let col = text[..at].chars().count() + 1;
             return Err(DefError::new(
-                file,
-                no,
+                self.file,
+                self.no,
                 col,
                 &text,
                 ErrorKind::Binary {
                     byte: c as u32,
-                    what,
+                    what: self.what,
                 },
             ));
         }
         if comment {
-            continue;
+            return Ok(None);
         }
         let toks = match words(&text) {
-            Ok((_, ws)) => ws
-                .into_iter()
-                .map(|w| {
-                    let at = w.as_ptr() as usize - text.as_ptr() as usize;
-                    Tok {
-                        s: w.to_string(),
-                        col: text[..at].chars().count() + 1,
-                        at,
-                    }
-                })
-                .collect(),
+            Ok((_, ws)) => {
+                // Columns are counted from the previous word, never from the start of
+                // the line: that would make a long line quadratic.
+                let (mut prev_at, mut prev_col) = (0, 1);
+                ws.into_iter()
+                    .map(|w| {
+                        let at = w.as_ptr() as usize - text.as_ptr() as usize;
+                        let col = prev_col + text[prev_at..at].chars().count();
+                        (prev_at, prev_col) = (at, col);
+                        Tok {
+                            s: w.to_string(),
+                            col,
+                            at,
+                        }
+                    })
+                    .collect()
+            }
             // `words` accepts any text without line breaks; this arm keeps it total.
             Err(_) => Vec::new(),
         };
-        lines.push(Line { no, text, toks });
+        Ok(Some(Line {
+            no: self.no,
+            text,
+            toks,
+        }))
     }
-    Ok(Source {
-        file: file.to_string(),
-        lines,
-    })
 }
 
 /// One entry of a vector: a number, or (in scrambles) `?` with an optional hint.

@@ -13,6 +13,7 @@
 mod definition;
 mod error;
 mod lex;
+mod names;
 mod print;
 mod scramble;
 mod syntax;
@@ -43,9 +44,10 @@ pub const MAX_MOVE_ENTRIES: usize = 1 << 24;
 
 /// Parses a definition file held in memory; `file` names it in messages.
 pub fn parse_puzzle(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>), DefError> {
-    let src = lex::lex(bytes, file, "definition")?;
-    let items = syntax::def_items(&src)?;
-    definition::build(&src, items)
+    let src = lex::Source {
+        file: file.to_string(),
+    };
+    definition::build(syntax::Reader::new(bytes, &src, "definition"))
 }
 
 /// Parses a scramble file held in memory against its puzzle.
@@ -54,9 +56,10 @@ pub fn parse_scrambles(
     file: &str,
     puzzle: &Puzzle,
 ) -> Result<Vec<Scramble>, DefError> {
-    let src = lex::lex(bytes, file, "scramble")?;
-    let items = syntax::scramble_items(&src)?;
-    scramble::build(&src, items, puzzle)
+    let src = lex::Source {
+        file: file.to_string(),
+    };
+    scramble::build(syntax::Reader::new(bytes, &src, "scramble"), puzzle)
 }
 
 /// Reads a definition or scramble file's bytes. Only a regular file is read (a

@@ -3,13 +3,15 @@
 //! algorithms resolved to moves, and the settings (`MaxDepth`, `Slack`, metric,
 //! `MoveLimits`) that apply to the scrambles after them.
 
-use super::definition::{check_len, known_sets, no_ignore, number_in, resolve_move};
+use super::definition::{check_len, no_ignore, number_in};
 use super::error::{DefError, ErrorKind};
 use super::lex::{entry, Entry, EntryError, Line, Source};
-use super::syntax::{ScrItem, Section};
+use super::names::{set_index, set_names, MoveNames};
+use super::syntax::{Reader, ScrItem, Section};
 use crate::puzzle::{
     LimitKey, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings, Target,
 };
+use std::collections::HashMap;
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Invalid(msg.into())
@@ -43,6 +45,7 @@ fn scramble_entry(src: &Source, line: &Line, t: usize, expected: &str) -> Result
 fn position(
     src: &Source,
     puzzle: &Puzzle,
+    sets: &HashMap<String, usize>,
     name: &str,
     sections: &[Section],
 ) -> Result<Target, DefError> {
@@ -50,20 +53,11 @@ fn position(
     let mut ignore: Vec<_> = puzzle.sets.iter().map(no_ignore).collect();
     let mut given = vec![false; puzzle.sets.len()];
     for sec in sections {
-        let k = puzzle.set_by_name(sec.name.first()).ok_or_else(|| {
-            src.err(
-                sec.name,
-                0,
-                ErrorKind::UnknownSet {
-                    found: sec.name.first().to_string(),
-                    known: known_sets(&puzzle.sets),
-                },
-            )
-        })?;
+        let k = set_index(src, sets, &puzzle.sets, &sec.name)?;
         let set = &puzzle.sets[k];
         if given[k] {
             return Err(src.err(
-                sec.name,
+                &sec.name,
                 0,
                 ErrorKind::DuplicateSet {
                     set: set.name.clone(),
@@ -77,7 +71,7 @@ fn position(
 
         // Permutation: definite pieces and hints must come from the solved state's
         // multiset of pieces; a bare `?` takes the pieces left over, ascending.
-        let row = sec.rows[0];
+        let row = &sec.rows[0];
         check_len(src, row, set)?;
         let mut left = vec![0usize; set.size];
         for &l in &puzzle.solved.sets[k].perm {
@@ -205,12 +199,17 @@ fn position(
 
 /// Reads a `ScrambleAlg` body, checking that each move exists and that no move splits a
 /// Block on the way (ksolve+ refuses those too).
-fn alg(src: &Source, puzzle: &Puzzle, rows: &[&Line]) -> Result<ScrambleSource, DefError> {
-    let mut seq = Vec::new();
+fn alg(
+    src: &Source,
+    puzzle: &Puzzle,
+    names: &MoveNames,
+    rows: &[Line],
+) -> Result<ScrambleSource, DefError> {
+    let mut seq = Vec::with_capacity(rows.iter().map(|r| r.toks.len()).sum());
     let mut state = puzzle.solved.clone();
     for row in rows {
         for (t, tok) in row.toks.iter().enumerate() {
-            let id = resolve_move(src, puzzle, row, t, &tok.s)?;
+            let id = names.resolve(src, row, t)?;
             if !puzzle.blocks.is_empty() {
                 if !puzzle.block_allows(&state, id) {
                     return Err(src.err(
@@ -231,7 +230,12 @@ fn alg(src: &Source, puzzle: &Puzzle, rows: &[&Line]) -> Result<ScrambleSource, 
 }
 
 /// Reads a `MoveLimits` body: `MOVE N` or `BASE* N` per line.
-fn limits(src: &Source, puzzle: &Puzzle, rows: &[&Line]) -> Result<Vec<MoveLimit>, DefError> {
+fn limits(
+    src: &Source,
+    puzzle: &Puzzle,
+    names: &MoveNames,
+    rows: &[Line],
+) -> Result<Vec<MoveLimit>, DefError> {
     let mut out = Vec::new();
     for row in rows {
         if row.toks.len() != 2 {
@@ -246,7 +250,7 @@ fn limits(src: &Source, puzzle: &Puzzle, rows: &[&Line]) -> Result<Vec<MoveLimit
         }
         let name = &row.toks[0].s;
         let key = match name.strip_suffix('*') {
-            Some(base) => match puzzle.base_by_name(base) {
+            Some(base) => match names.base(base) {
                 Some(b) => LimitKey::Family(b),
                 None => {
                     let known: Vec<&str> =
@@ -264,7 +268,7 @@ fn limits(src: &Source, puzzle: &Puzzle, rows: &[&Line]) -> Result<Vec<MoveLimit
                     ));
                 }
             },
-            None => LimitKey::Move(resolve_move(src, puzzle, row, 0, name)?),
+            None => LimitKey::Move(names.resolve(src, row, 0)?),
         };
         let max = number_in(
             src,
@@ -279,35 +283,28 @@ fn limits(src: &Source, puzzle: &Puzzle, rows: &[&Line]) -> Result<Vec<MoveLimit
     Ok(out)
 }
 
-/// Builds the scrambles from the parsed commands.
-pub(crate) fn build(
-    src: &Source,
-    items: Vec<ScrItem<'_>>,
-    puzzle: &Puzzle,
-) -> Result<Vec<Scramble>, DefError> {
-    let Some(first) = src.lines.first() else {
-        return Err(DefError::new(
-            &src.file,
-            1,
-            1,
-            "",
-            ErrorKind::Empty("scrambles: `Scramble`, `ScrambleAlg` or `RandomScramble` blocks"),
-        ));
-    };
+/// Builds the scrambles from the commands of `reader`, checking each as it is read.
+pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scramble>, DefError> {
+    let src = reader.src;
+    let sets = set_names(puzzle);
+    let names = MoveNames::new(puzzle);
     let mut settings = SolveSettings::default();
     let mut out = Vec::new();
-    for item in items {
+    while let Some(item) = reader.next_scramble()? {
         let (line, source) = match item {
-            ScrItem::Scramble(line, secs) => (
-                line,
-                ScrambleSource::Position(position(src, puzzle, line.rest(), &secs)?),
-            ),
-            ScrItem::Alg(line, rows) => (line, alg(src, puzzle, &rows)?),
+            ScrItem::Scramble(line, secs) => {
+                let target = position(src, puzzle, &sets, line.rest(), &secs)?;
+                (line, ScrambleSource::Position(target))
+            }
+            ScrItem::Alg(line, rows) => {
+                let seq = alg(src, puzzle, &names, &rows)?;
+                (line, seq)
+            }
             ScrItem::Random(line) => (line, ScrambleSource::Random),
             ScrItem::Setting(line) => {
                 let v = number_in(
                     src,
-                    line,
+                    &line,
                     1,
                     0,
                     u32::MAX as u64,
@@ -325,7 +322,7 @@ pub(crate) fn build(
                 continue;
             }
             ScrItem::MoveLimits(rows) => {
-                settings.limits = limits(src, puzzle, &rows)?;
+                settings.limits = limits(src, puzzle, &names, &rows)?;
                 continue;
             }
         };
@@ -336,9 +333,18 @@ pub(crate) fn build(
             line: line.no,
         });
     }
+    let Some(first) = reader.first else {
+        return Err(DefError::new(
+            &src.file,
+            1,
+            1,
+            "",
+            ErrorKind::Empty("scrambles: `Scramble`, `ScrambleAlg` or `RandomScramble` blocks"),
+        ));
+    };
     if out.is_empty() {
         return Err(src.err(
-            first,
+            &first,
             0,
             invalid("the file defines no scramble: expected at least one `Scramble`, `ScrambleAlg` or `RandomScramble` block"),
         ));

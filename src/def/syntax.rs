@@ -5,9 +5,12 @@
 //! ksolve+ reads its files word by word; we read them line by line, which is what every
 //! real file does anyway and lets errors name the line where a vector is too short.
 //! The one rule this adds: a vector goes on one line.
+//!
+//! Commands are read one at a time, as the layer above asks for them, so that a file is
+//! refused at its first bad command without the rest of it being read.
 
 use super::error::{DefError, ErrorKind};
-use super::lex::{looks_numeric, Line, Source};
+use super::lex::{looks_numeric, Lexer, Line, Source};
 
 /// Commands of a definition file.
 pub(crate) const DEF_COMMANDS: &[&str] = &[
@@ -45,42 +48,42 @@ pub(crate) fn is_reserved(word: &str) -> bool {
 /// One set inside a position-like block: its name line and the vector lines after it
 /// (permutation then orientation; for `Block`, the piece list).
 #[derive(Debug)]
-pub(crate) struct Section<'a> {
-    pub name: &'a Line,
-    pub rows: Vec<&'a Line>,
+pub(crate) struct Section {
+    pub name: Line,
+    pub rows: Vec<Line>,
 }
 
 /// A command of a definition file.
 #[derive(Debug)]
-pub(crate) enum DefItem<'a> {
-    Name(&'a Line),
-    Set(&'a Line),
-    Solved(&'a Line, Vec<Section<'a>>),
-    Move(&'a Line, Vec<Section<'a>>),
-    Ignore(&'a Line, Vec<Section<'a>>),
-    Block(&'a Line, Vec<Section<'a>>),
+pub(crate) enum DefItem {
+    Name(Line),
+    Set(Line),
+    Solved(Line, Vec<Section>),
+    Move(Line, Vec<Section>),
+    Ignore(Line, Vec<Section>),
+    Block(Line, Vec<Section>),
     /// `ForbiddenPairs` (`groups` false) or `ForbiddenGroups`, with their rows.
     Forbidden {
-        line: &'a Line,
+        line: Line,
         groups: bool,
-        rows: Vec<&'a Line>,
+        rows: Vec<Line>,
     },
     /// A command that is accepted and skipped: `Multiplicators`, `ParallelMoves`, and
     /// `MoveLimits` (which ksolve+ moved to the scramble file).
-    Skipped(&'a Line),
+    Skipped(Line),
 }
 
 /// A command of a scramble file.
 #[derive(Debug)]
-pub(crate) enum ScrItem<'a> {
-    Scramble(&'a Line, Vec<Section<'a>>),
-    Alg(&'a Line, Vec<&'a Line>),
-    Random(&'a Line),
+pub(crate) enum ScrItem {
+    Scramble(Line, Vec<Section>),
+    Alg(Line, Vec<Line>),
+    Random(Line),
     /// `MaxDepth` or `Slack`, with their number still to read.
-    Setting(&'a Line),
+    Setting(Line),
     /// `QTM` (true) or `HTM`.
     Metric(bool),
-    MoveLimits(Vec<&'a Line>),
+    MoveLimits(Vec<Line>),
 }
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
@@ -109,68 +112,17 @@ fn arity(src: &Source, line: &Line, n: usize, expected: &str) -> Result<(), DefE
     ))
 }
 
-/// Reads the lines of a block up to its `End`, leaving `pos` after the `End`. A line
-/// that starts with a command before any `End` means the `End` is missing.
-fn body<'a>(src: &'a Source, pos: &mut usize, opener: &'a Line) -> Result<Vec<&'a Line>, DefError> {
-    let title = match opener.toks.get(1) {
-        Some(_) => format!("{} {}", opener.first(), opener.rest()),
-        None => opener.first().to_string(),
-    };
-    let mut out = Vec::new();
-    loop {
-        let Some(line) = src.lines.get(*pos) else {
-            return Err(src.err(
-                opener,
-                0,
-                ErrorKind::MissingEnd {
-                    block: title,
-                    line: opener.no,
-                    before: "before the end of the file".into(),
-                },
-            ));
-        };
-        *pos += 1;
-        let first = line.first();
-        if first == "End" {
-            if line.toks.len() > 1 {
-                return Err(src.err(
-                    line,
-                    1,
-                    invalid(format!(
-                        "unexpected `{}` after `End`: expected `End` alone on its line",
-                        line.toks[1].s
-                    )),
-                ));
-            }
-            return Ok(out);
-        }
-        if is_reserved(first) {
-            return Err(src.err(
-                opener,
-                0,
-                ErrorKind::MissingEnd {
-                    block: title,
-                    line: opener.no,
-                    before: format!("before `{first}` at line {}", line.no),
-                },
-            ));
-        }
-        out.push(line);
-    }
-}
-
 /// Groups the body of a position-like block into sets: a set name alone on its line,
 /// then up to `max_rows` vector lines. `rows_what` names those lines for messages.
-fn sections<'a>(
+fn sections(
     src: &Source,
-    body: Vec<&'a Line>,
+    body: Vec<Line>,
     max_rows: usize,
     rows_what: &str,
-) -> Result<Vec<Section<'a>>, DefError> {
-    let mut out: Vec<Section<'a>> = Vec::new();
-    let mut i = 0;
-    while i < body.len() {
-        let line = body[i];
+) -> Result<Vec<Section>, DefError> {
+    let mut out: Vec<Section> = Vec::new();
+    let mut body = body.into_iter().peekable();
+    while let Some(line) = body.next() {
         if looks_numeric(line.first()) {
             let msg = match out.last() {
                 None => "a vector before any set name: expected a set name alone on its line, then its vectors".to_string(),
@@ -179,11 +131,11 @@ fn sections<'a>(
                     s.name.first()
                 ),
             };
-            return Err(src.err(line, 0, invalid(msg)));
+            return Err(src.err(&line, 0, invalid(msg)));
         }
         if line.toks.len() > 1 {
             return Err(src.err(
-                line,
+                &line,
                 1,
                 invalid(format!(
                     "unexpected `{}` after set name `{}`: expected the set name alone on its line, its vectors on the next lines",
@@ -192,15 +144,16 @@ fn sections<'a>(
                 )),
             ));
         }
-        i += 1;
         let mut rows = Vec::new();
-        while i < body.len() && rows.len() < max_rows && looks_numeric(body[i].first()) {
-            rows.push(body[i]);
-            i += 1;
+        while rows.len() < max_rows {
+            match body.next_if(|l| looks_numeric(l.first())) {
+                Some(row) => rows.push(row),
+                None => break,
+            }
         }
         if rows.is_empty() {
             return Err(src.err(
-                line,
+                &line,
                 1,
                 invalid(format!(
                     "set `{}` has no vector: expected {rows_what} on the lines after its name",
@@ -264,74 +217,153 @@ fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
     Ok(())
 }
 
-/// Parses a definition file into commands.
-pub(crate) fn def_items(src: &Source) -> Result<Vec<DefItem<'_>>, DefError> {
-    let mut items = Vec::new();
-    let mut pos = 0;
-    while let Some(line) = src.lines.get(pos) {
-        pos += 1;
+/// Reads commands one at a time from a file.
+pub(crate) struct Reader<'b> {
+    pub src: &'b Source,
+    lex: Lexer<'b>,
+    /// The first meaningful line (its first word only), once read: where errors about
+    /// the file as a whole point.
+    pub first: Option<Line>,
+}
+
+impl<'b> Reader<'b> {
+    /// A reader of `bytes`; `src` names the file in messages and `what` is its kind.
+    pub(crate) fn new(bytes: &'b [u8], src: &'b Source, what: &'static str) -> Reader<'b> {
+        Reader {
+            src,
+            lex: Lexer::new(bytes, &src.file, what),
+            first: None,
+        }
+    }
+
+    fn next_line(&mut self) -> Result<Option<Line>, DefError> {
+        let line = self.lex.next_line()?;
+        if let (None, Some(l)) = (&self.first, &line) {
+            self.first = Some(Line {
+                no: l.no,
+                text: l.text.clone(),
+                toks: l.toks[..1].to_vec(),
+            });
+        }
+        Ok(line)
+    }
+
+    /// Reads the lines of a block up to its `End`. A line that starts with a command
+    /// before any `End` means the `End` is missing.
+    fn body(&mut self, opener: &Line) -> Result<Vec<Line>, DefError> {
+        let title = match opener.toks.get(1) {
+            Some(_) => format!("{} {}", opener.first(), opener.rest()),
+            None => opener.first().to_string(),
+        };
+        let mut out = Vec::new();
+        loop {
+            let Some(line) = self.next_line()? else {
+                return Err(self.src.err(
+                    opener,
+                    0,
+                    ErrorKind::MissingEnd {
+                        block: title,
+                        line: opener.no,
+                        before: "before the end of the file".into(),
+                    },
+                ));
+            };
+            let first = line.first();
+            if first == "End" {
+                if line.toks.len() > 1 {
+                    return Err(self.src.err(
+                        &line,
+                        1,
+                        invalid(format!(
+                            "unexpected `{}` after `End`: expected `End` alone on its line",
+                            line.toks[1].s
+                        )),
+                    ));
+                }
+                return Ok(out);
+            }
+            if is_reserved(first) {
+                return Err(self.src.err(
+                    opener,
+                    0,
+                    ErrorKind::MissingEnd {
+                        block: title,
+                        line: opener.no,
+                        before: format!("before `{first}` at line {}", line.no),
+                    },
+                ));
+            }
+            out.push(line);
+        }
+    }
+
+    /// The body of a position-like block grouped into sets.
+    fn sections(
+        &mut self,
+        opener: &Line,
+        max_rows: usize,
+        rows_what: &str,
+    ) -> Result<Vec<Section>, DefError> {
+        let b = self.body(opener)?;
+        sections(self.src, b, max_rows, rows_what)
+    }
+
+    /// The next command of a definition file, `None` at the end of the file.
+    pub(crate) fn next_def(&mut self) -> Result<Option<DefItem>, DefError> {
+        let Some(line) = self.next_line()? else {
+            return Ok(None);
+        };
+        let src = self.src;
+        const POSITION: &str = "a permutation and optionally an orientation";
         let item = match line.first() {
             "Name" => DefItem::Name(line),
             "Set" => {
-                arity(src, line, 3, "Set NAME PIECES ORIENTATIONS")?;
-                check_name(src, line, "set")?;
+                arity(src, &line, 3, "Set NAME PIECES ORIENTATIONS")?;
+                check_name(src, &line, "set")?;
                 DefItem::Set(line)
             }
             "Solved" => {
-                arity(src, line, 0, "Solved")?;
-                let b = body(src, &mut pos, line)?;
-                DefItem::Solved(
-                    line,
-                    sections(src, b, 2, "a permutation and optionally an orientation")?,
-                )
+                arity(src, &line, 0, "Solved")?;
+                let secs = self.sections(&line, 2, POSITION)?;
+                DefItem::Solved(line, secs)
             }
             "Move" => {
                 if line.toks.len() == 3 && line.toks[2].s == "noinverse" {
                     // Our extension: a move that only turns one way.
                 } else {
-                    arity(src, line, 1, "Move NAME` or `Move NAME noinverse")?;
+                    arity(src, &line, 1, "Move NAME` or `Move NAME noinverse")?;
                 }
-                check_name(src, line, "move")?;
-                let b = body(src, &mut pos, line)?;
-                DefItem::Move(
-                    line,
-                    sections(src, b, 2, "a permutation and optionally an orientation")?,
-                )
+                check_name(src, &line, "move")?;
+                let secs = self.sections(&line, 2, POSITION)?;
+                DefItem::Move(line, secs)
             }
             "Ignore" => {
-                arity(src, line, 0, "Ignore")?;
-                let b = body(src, &mut pos, line)?;
-                DefItem::Ignore(
-                    line,
-                    sections(
-                        src,
-                        b,
-                        2,
-                        "a permutation mask and optionally an orientation mask",
-                    )?,
-                )
+                arity(src, &line, 0, "Ignore")?;
+                let secs = self.sections(
+                    &line,
+                    2,
+                    "a permutation mask and optionally an orientation mask",
+                )?;
+                DefItem::Ignore(line, secs)
             }
             "Block" => {
-                arity(src, line, 0, "Block")?;
-                let b = body(src, &mut pos, line)?;
-                DefItem::Block(line, sections(src, b, 1, "one line of piece numbers")?)
+                arity(src, &line, 0, "Block")?;
+                let secs = self.sections(&line, 1, "one line of piece numbers")?;
+                DefItem::Block(line, secs)
             }
             "ForbiddenPairs" | "ForbiddenGroups" => {
-                arity(src, line, 0, line.first())?;
-                let rows = body(src, &mut pos, line)?;
-                DefItem::Forbidden {
-                    line,
-                    groups: line.first() == "ForbiddenGroups",
-                    rows,
-                }
+                arity(src, &line, 0, line.first())?;
+                let rows = self.body(&line)?;
+                let groups = line.first() == "ForbiddenGroups";
+                DefItem::Forbidden { line, groups, rows }
             }
             "Multiplicators" | "ParallelMoves" | "MoveLimits" => {
-                body(src, &mut pos, line)?;
+                self.body(&line)?;
                 DefItem::Skipped(line)
             }
             other => {
                 return Err(src.err(
-                    line,
+                    &line,
                     0,
                     ErrorKind::UnknownCommand {
                         found: other.to_string(),
@@ -341,28 +373,27 @@ pub(crate) fn def_items(src: &Source) -> Result<Vec<DefItem<'_>>, DefError> {
                 ))
             }
         };
-        items.push(item);
+        Ok(Some(item))
     }
-    Ok(items)
-}
 
-/// Parses a scramble file into commands.
-pub(crate) fn scramble_items(src: &Source) -> Result<Vec<ScrItem<'_>>, DefError> {
-    let mut items = Vec::new();
-    let mut pos = 0;
-    while let Some(line) = src.lines.get(pos) {
-        pos += 1;
+    /// The next command of a scramble file, `None` at the end of the file.
+    pub(crate) fn next_scramble(&mut self) -> Result<Option<ScrItem>, DefError> {
+        let Some(line) = self.next_line()? else {
+            return Ok(None);
+        };
+        let src = self.src;
         let item = match line.first() {
             "Scramble" => {
-                let b = body(src, &mut pos, line)?;
-                ScrItem::Scramble(
-                    line,
-                    sections(src, b, 2, "a permutation and optionally an orientation")?,
-                )
+                let secs =
+                    self.sections(&line, 2, "a permutation and optionally an orientation")?;
+                ScrItem::Scramble(line, secs)
             }
-            "ScrambleAlg" => ScrItem::Alg(line, body(src, &mut pos, line)?),
+            "ScrambleAlg" => {
+                let rows = self.body(&line)?;
+                ScrItem::Alg(line, rows)
+            }
             "RandomScramble" => {
-                let b = body(src, &mut pos, line)?;
+                let b = self.body(&line)?;
                 if let Some(extra) = b.first() {
                     return Err(src.err(
                         extra,
@@ -376,24 +407,24 @@ pub(crate) fn scramble_items(src: &Source) -> Result<Vec<ScrItem<'_>>, DefError>
                 ScrItem::Random(line)
             }
             "MaxDepth" => {
-                arity(src, line, 1, "MaxDepth NUMBER")?;
+                arity(src, &line, 1, "MaxDepth NUMBER")?;
                 ScrItem::Setting(line)
             }
             "Slack" => {
-                arity(src, line, 1, "Slack NUMBER")?;
+                arity(src, &line, 1, "Slack NUMBER")?;
                 ScrItem::Setting(line)
             }
             "QTM" | "HTM" => {
-                arity(src, line, 0, line.first())?;
+                arity(src, &line, 0, line.first())?;
                 ScrItem::Metric(line.first() == "QTM")
             }
             "MoveLimits" => {
-                arity(src, line, 0, "MoveLimits")?;
-                ScrItem::MoveLimits(body(src, &mut pos, line)?)
+                arity(src, &line, 0, "MoveLimits")?;
+                ScrItem::MoveLimits(self.body(&line)?)
             }
             other => {
                 return Err(src.err(
-                    line,
+                    &line,
                     0,
                     ErrorKind::UnknownCommand {
                         found: other.to_string(),
@@ -403,7 +434,6 @@ pub(crate) fn scramble_items(src: &Source) -> Result<Vec<ScrItem<'_>>, DefError>
                 ))
             }
         };
-        items.push(item);
+        Ok(Some(item))
     }
-    Ok(items)
 }

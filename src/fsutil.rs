@@ -24,7 +24,7 @@ use std::path::Path;
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 
 /// What a file type is, in words, for messages about non-regular files.
-fn describe(t: FileType) -> &'static str {
+pub fn describe(t: FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

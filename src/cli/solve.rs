@@ -110,6 +110,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let group = Group::new(&puzzle).ok();
     let db = match &args.database {
         Some(path) => {
+            // A path ksolve may neither read as a table nor replace (a directory, a
+            // device, a named pipe) is refused before anything is computed. A path that
+            // cannot be written for other reasons (a read-only folder, a full disk) is
+            // not: the table is then computed and used from memory, with a warning.
+            if let Err(e) = ksolve::fsutil::check_write_target(path) {
+                if e.kind() == std::io::ErrorKind::InvalidInput {
+                    return Err(anyhow::Error::new(e).context(format!(
+                        "cannot use {} as the distance table",
+                        path.display()
+                    )));
+                }
+            }
             // Built, when it must be, in the metric the file's first scramble asks for.
             let metric = scrambles.first().map_or(Metric::Htm, |s| s.settings.metric);
             Some(

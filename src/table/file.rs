@@ -7,6 +7,7 @@
 //! project's one `unsafe`) and verifies everything before handing out the payload; a
 //! caller that gets anything but [`TableFileError::Missing`] warns and rebuilds.
 
+use crate::fsutil::describe;
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::Write;
@@ -33,8 +34,8 @@ pub enum TableFileError {
     Foreign(PathBuf),
     #[error("table file {0} has format version {1}, this ksolve writes version {FORMAT_VERSION}")]
     Version(PathBuf, u32),
-    #[error("table file {0} is not a regular file; ksolve leaves it alone")]
-    NotRegular(PathBuf),
+    #[error("table file {0} is {1}, not a regular file; ksolve leaves it alone")]
+    NotRegular(PathBuf, &'static str),
     #[error("table kind {0:?} is longer than {KIND_LEN} bytes")]
     BadKind(String),
     /// The io error's reason is part of the message, because callers that warn and
@@ -171,7 +172,7 @@ pub fn open_regular(path: &Path) -> Result<File, TableFileError> {
         .metadata()
         .map_err(|source| TableFileError::Io { path: p(), source })?;
     if !meta.is_file() {
-        return Err(TableFileError::NotRegular(p()));
+        return Err(TableFileError::NotRegular(p(), describe(meta.file_type())));
     }
     Ok(file)
 }
@@ -197,7 +198,10 @@ pub fn write_table(
     }
     match fs::symlink_metadata(path) {
         Ok(meta) if !meta.file_type().is_file() => {
-            return Err(TableFileError::NotRegular(path.to_path_buf()))
+            return Err(TableFileError::NotRegular(
+                path.to_path_buf(),
+                describe(meta.file_type()),
+            ))
         }
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -434,16 +438,16 @@ mod tests {
         // Opening a FIFO for reading would wait for a writer for ever.
         assert!(matches!(
             open_table(&fifo, "prune", 1),
-            Err(TableFileError::NotRegular(_))
+            Err(TableFileError::NotRegular(..))
         ));
         assert!(matches!(
             read_header(&fifo),
-            Err(TableFileError::NotRegular(_))
+            Err(TableFileError::NotRegular(..))
         ));
         assert!(!has_magic(&fifo));
         assert!(matches!(
             write_table(&fifo, "prune", 1, b"x"),
-            Err(TableFileError::NotRegular(_))
+            Err(TableFileError::NotRegular(..))
         ));
         assert!(fifo.symlink_metadata().unwrap().file_type().is_fifo());
 
@@ -453,7 +457,7 @@ mod tests {
         std::os::unix::fs::symlink(&target, &link).unwrap();
         assert!(matches!(
             write_table(&link, "prune", 1, b"x"),
-            Err(TableFileError::NotRegular(_))
+            Err(TableFileError::NotRegular(..))
         ));
         assert_eq!(fs::read(&target).unwrap(), b"not ours");
         // Nothing was left behind: no temporaries.

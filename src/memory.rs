@@ -1,5 +1,6 @@
-//! Memory budgets: reading sizes such as `8G` from the command line, and the default
-//! budget (a quarter of the machine's memory) that table choices must stay within.
+//! Memory budgets: reading sizes such as `8G` from the command line, the default
+//! budget (a quarter of the machine's memory) that table choices must stay within, and
+//! the smallest budget worth solving with.
 
 /// Why a size could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,6 +32,40 @@ pub fn parse_size(text: &str) -> Result<u64, SizeError> {
         return Err(err());
     }
     Ok(bytes as u64)
+}
+
+/// The smallest budget `solve` accepts: 16 MiB. The shipped puzzles' move tables and a
+/// first pruning table take a few MiB; below that the search runs with little or no
+/// pruning, tens of times slower, which is never what a budget is meant to ask for.
+/// Larger puzzles need more, and the planner says how much when a budget falls short.
+pub const MIN_BUDGET: u64 = 16 << 20;
+
+/// Why a memory budget was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BudgetError {
+    #[error(transparent)]
+    Size(#[from] SizeError),
+    #[error(
+        "memory budget {} is too small: expected at least {} ({} bytes); below that the \
+         move tables and a first pruning table do not fit and solving runs tens of times slower",
+        human(*.0), suggest(MIN_BUDGET), MIN_BUDGET
+    )]
+    TooSmall(u64),
+}
+
+/// Parses a budget for solving as [`parse_size`] does, refusing budgets under
+/// [`MIN_BUDGET`].
+pub fn parse_budget(text: &str) -> Result<u64, BudgetError> {
+    let bytes = parse_size(text)?;
+    if bytes < MIN_BUDGET {
+        return Err(BudgetError::TooSmall(bytes));
+    }
+    Ok(bytes)
+}
+
+/// A budget of at least `bytes`, written as `--memory` takes it: whole MiB, rounded up.
+pub fn suggest(bytes: u64) -> String {
+    format!("{}M", bytes.div_ceil(1 << 20).max(1))
 }
 
 /// The machine's total memory in bytes, from `/proc/meminfo` where there is one.
@@ -80,5 +115,20 @@ mod tests {
         assert_eq!(human(3 << 29), "1.5 GiB");
         assert_eq!(human(17), "17 B");
         assert!(default_budget() > 0);
+    }
+
+    #[test]
+    fn budgets_too_small_to_solve_with_are_refused() {
+        for text in ["0", "1", "1B", "15M", "16383K"] {
+            let e = parse_budget(text).unwrap_err();
+            assert!(
+                e.to_string().contains("expected at least 16M"),
+                "{text}: {e}"
+            );
+        }
+        assert_eq!(parse_budget("16M").unwrap(), MIN_BUDGET);
+        assert!(matches!(parse_budget("lots"), Err(BudgetError::Size(_))));
+        assert_eq!(suggest(1), "1M");
+        assert_eq!(suggest((3 << 20) + 1), "4M");
     }
 }

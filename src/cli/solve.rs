@@ -9,13 +9,14 @@ use anyhow::Context;
 use ksolve::def::{format_state, load_scrambles, parse_puzzle, read_file};
 use ksolve::gods::database::{self, Database};
 use ksolve::group::{Group, Verdict};
-use ksolve::memory::{default_budget, parse_size};
+use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
 use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
 use ksolve::rng::Rng;
 use ksolve::search::{random::random_state, Outcome, SolveOptions, Solver, Status};
 use ksolve::table::cache::TableCache;
 use ksolve::table::file::cache_dir;
+use ksolve::table::plan::check_goal;
 use ksolve::table::Tables;
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,8 +38,11 @@ pub struct SolveArgs {
     /// Print one JSON object per scramble per line instead of ksolve+'s text.
     #[arg(long)]
     pub json: bool,
-    /// Memory budget for pruning tables, such as 512M or 8G (default: a quarter of RAM).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    /// Memory budget for move and pruning tables, such as 512M or 8G (default: a quarter
+    /// of RAM). At least 16M: below that even small puzzles' tables do not fit and
+    /// solving runs tens of times slower. A puzzle whose move tables need more is refused
+    /// with the budget it needs.
+    #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
     pub memory: Option<u64>,
     /// Folder for cached tables (default: ./tables when it exists, else the user's
     /// cache folder).
@@ -102,6 +106,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         &bars,
     );
     let budget = args.memory.unwrap_or_else(default_budget);
+    // A budget too small for the move tables the search needs is refused before
+    // anything large is built, with what it needs.
+    for s in &scrambles {
+        let ignore = match &s.source {
+            ScrambleSource::Position(t) => &t.ignore[..],
+            ScrambleSource::Alg(_) | ScrambleSource::Random => &[],
+        };
+        check_goal(&puzzle, ignore, budget)?;
+    }
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions { count: args.count };

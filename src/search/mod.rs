@@ -467,6 +467,9 @@ impl<'p> Solver<'p> {
             solutions: Vec::new(),
             nodes: 0,
         };
+        // The move tables the goal test reads must fit the budget; say how much they
+        // need before building any.
+        crate::table::plan::check_goal(puzzle, ignore, self.tables.budget())?;
         // Components: what the goal test needs, then what the pruning tables read.
         let mut goal_specs: Vec<CompSpec> = Vec::new();
         for set in 0..puzzle.sets.len() {

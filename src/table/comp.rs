@@ -130,6 +130,18 @@ pub enum CompError {
     Coord { set: String, source: CoordError },
     #[error("set {set}: {count} values are too many for a move table")]
     TooLarge { set: String, count: u64 },
+    /// The tables a search needs do not fit the memory budget.
+    #[error(
+        "{what} need {}, more than the memory budget of {}: expected --memory {} or more",
+        crate::memory::human(*needed),
+        crate::memory::human(*budget),
+        crate::memory::suggest((*needed).max(crate::memory::MIN_BUDGET))
+    )]
+    OverBudget {
+        what: String,
+        needed: u64,
+        budget: u64,
+    },
 }
 
 /// A component with its coder and its move table.
@@ -624,6 +636,66 @@ pub fn split_relabel(
     ori_n: u64,
     limit: u64,
 ) -> Vec<(Vec<u16>, u16)> {
+    let Some(groups) = split_groups(puzzle, set, relabel, wildcard, ori_n, limit) else {
+        let tracked = wildcard.unwrap_or_else(|| distinct_labels(puzzle, set, relabel) as u16);
+        return vec![(relabel.to_vec(), tracked)];
+    };
+    // Each label's group and its place there; labels in no group are wildcards.
+    let mut group_of = vec![None; relabel.iter().map(|&l| l as usize + 1).max().unwrap_or(0)];
+    for (gi, g) in groups.iter().enumerate() {
+        for (k, &l) in g.labels.iter().enumerate() {
+            group_of[l as usize] = Some((gi, k as u16));
+        }
+    }
+    groups
+        .iter()
+        .enumerate()
+        .map(|(gi, g)| {
+            let wild = g.labels.len() as u16;
+            let part = relabel
+                .iter()
+                .map(|&l| match group_of[l as usize] {
+                    Some((h, k)) if h == gi => k,
+                    _ => wild,
+                })
+                .collect();
+            (part, wild)
+        })
+        .collect()
+}
+
+/// One part of a split relabelling: the labels it tracks (ascending) and its number of
+/// values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitGroup {
+    pub labels: Vec<u16>,
+    pub values: u64,
+}
+
+fn distinct_labels(puzzle: &Puzzle, set: usize, relabel: &[u16]) -> usize {
+    let mut seen = vec![false; relabel.len() + 1];
+    let mut n = 0;
+    for &l in &puzzle.solved.sets[set].perm {
+        let r = relabel[l as usize] as usize;
+        if !seen[r] {
+            seen[r] = true;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The parts [`split_relabel`] makes, without building their relabellings (which take
+/// two bytes per label each): `None` when the relabelling fits one component as it is.
+/// This is what the planner counts memory with before anything is built.
+pub fn split_groups(
+    puzzle: &Puzzle,
+    set: usize,
+    relabel: &[u16],
+    wildcard: Option<u16>,
+    ori_n: u64,
+    limit: u64,
+) -> Option<Vec<SplitGroup>> {
     let solved = &puzzle.solved.sets[set].perm;
     let n = solved.len();
     let mut counts: std::collections::BTreeMap<u16, u64> = Default::default();
@@ -643,8 +715,7 @@ pub fn split_relabel(
         .map(|(_, &c)| c)
         .collect();
     if size(&kept).is_some_and(|t| t <= limit) {
-        let tracked = wildcard.unwrap_or(counts.len() as u16);
-        return vec![(relabel.to_vec(), tracked)];
+        return None;
     }
     // The wildcard of `relabel` stays a wildcard everywhere: no goal looks at it. The
     // other labels are tracked in groups.
@@ -657,35 +728,40 @@ pub fn split_relabel(
     let mut start = 0;
     while start < labels.len() {
         let mut end = start + 1;
+        let mut values = size(&[counts[&labels[start]]]).unwrap_or(u64::MAX);
         // Grow the group while the part's value count stays within the limit.
         while end < labels.len() {
             let group: Vec<u64> = labels[start..=end].iter().map(|l| counts[l]).collect();
-            if size(&group).is_some_and(|t| t <= limit) {
-                end += 1;
-            } else {
-                break;
+            match size(&group) {
+                Some(t) if t <= limit => {
+                    values = t;
+                    end += 1;
+                }
+                _ => break,
             }
         }
-        let group = &labels[start..end];
-        let wild = group.len() as u16;
-        let part: Vec<u16> = relabel
-            .iter()
-            .map(|l| match group.iter().position(|g| g == l) {
-                Some(k) => k as u16,
-                None => wild,
-            })
-            .collect();
-        parts.push((part, wild));
+        parts.push(SplitGroup {
+            labels: labels[start..end].to_vec(),
+            values,
+        });
         start = end;
     }
-    parts
+    Some(parts)
 }
 
-/// n! / prod(c!) for counts summing to n, or None past u64.
+/// n! / prod(c!) for counts summing to n, or None past u64. The largest count is
+/// divided out first, in one step, so that the work is linear in the other counts: a
+/// part tracking two pieces of 20,000 takes two steps, not 20,000.
 fn multinomial(counts: &[u64]) -> Option<u64> {
+    let Some((big, _)) = counts.iter().enumerate().max_by_key(|&(_, &c)| c) else {
+        return Some(1);
+    };
     let mut acc: u128 = 1;
-    let mut k: u128 = 0;
-    for &c in counts {
+    let mut k: u128 = counts[big] as u128;
+    for (j, &c) in counts.iter().enumerate() {
+        if j == big {
+            continue;
+        }
         for i in 1..=c as u128 {
             k += 1;
             acc = acc.checked_mul(k)? / i;

@@ -47,6 +47,8 @@ pub struct Pruning {
 pub struct Tables {
     cache: TableCache,
     budget: u64,
+    /// Bytes held by the components' move tables and relabellings.
+    used: u64,
     comps: Vec<Component>,
     index: HashMap<CompSpec, CompId>,
     pruning: HashMap<Metric, Vec<Pruning>>,
@@ -62,10 +64,16 @@ impl Tables {
         Tables {
             cache,
             budget,
+            used: 0,
             comps: Vec::new(),
             index: HashMap::new(),
             pruning: HashMap::new(),
         }
+    }
+
+    /// The memory budget, in bytes.
+    pub fn budget(&self) -> u64 {
+        self.budget
     }
 
     /// The component with this id.
@@ -86,6 +94,28 @@ impl Tables {
         let mut c = Component::new(puzzle, spec.clone())?;
         let nm = puzzle.moves.len();
         let entries = c.count as u64 * nm as u64;
+        // Every move table counts against the budget, whoever asks for it; the planner
+        // and the search check the whole before they start, so this only catches what
+        // they did not foresee.
+        let relabel = match &spec.kind {
+            comp::CompKind::Perm { relabel } | comp::CompKind::Pieces { relabel, .. } => {
+                relabel.len() as u64
+            }
+            comp::CompKind::Ori { .. } | comp::CompKind::Pos => 0,
+        };
+        let bytes = entries * 4 + relabel * 4;
+        if self.used.saturating_add(bytes) > self.budget {
+            return Err(CompError::OverBudget {
+                what: format!(
+                    "the move tables built so far with that of set {} ({})",
+                    puzzle.sets[spec.set].name,
+                    spec.tag()
+                ),
+                needed: self.used.saturating_add(bytes),
+                budget: self.budget,
+            });
+        }
+        self.used += bytes;
         if entries < CACHE_MOVE_TABLES_FROM {
             c.build_table(puzzle);
         } else {
@@ -137,7 +167,7 @@ impl Tables {
     ) -> Result<&[Pruning], CompError> {
         if !self.pruning.contains_key(&metric) {
             let mut built = Vec::new();
-            for planned in plan::plan(puzzle, self.budget) {
+            for planned in plan::plan(puzzle, self.budget)? {
                 let ids = planned
                     .comps
                     .iter()

@@ -11,12 +11,18 @@
 //! the largest combined table is split into its parts, and parts that still do not fit
 //! are dropped. Tiny tables of different sets are merged, which costs nothing and only
 //! sharpens the bound.
+//!
+//! Memory counts everything the search will hold: the move tables of every component
+//! its goal test reads (which include those the pruning tables read), the pruning
+//! tables, and the scratch of the largest one while it is built. The move tables are
+//! counted from the parts' sizes before any relabelling is built, so that a set of
+//! 20,000 pieces over budget is refused in milliseconds rather than after gigabytes.
 
 use super::comp::{
-    mask_relabel, moves_keep_ori_sum, spec_count, split_relabel, CompKind, CompSpec,
-    MAX_COMPONENT_VALUES,
+    mask_relabel, moves_keep_ori_sum, spec_count, split_groups, split_relabel, CompError, CompKind,
+    CompSpec, MAX_COMPONENT_VALUES,
 };
-use crate::puzzle::Puzzle;
+use crate::puzzle::{IgnoreMask, Puzzle};
 
 /// One planned table: a product of components and a stable, readable name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,11 +74,7 @@ pub fn ori_spec(puzzle: &Puzzle, set: usize) -> Option<CompSpec> {
 /// The permutation components that together see set `set` as `mask` allows, split into
 /// tracked groups when one coordinate would be too large. Components with a single
 /// value (nothing to see) are left out.
-pub fn perm_specs(
-    puzzle: &Puzzle,
-    set: usize,
-    mask: Option<&crate::puzzle::IgnoreMask>,
-) -> Vec<CompSpec> {
+pub fn perm_specs(puzzle: &Puzzle, set: usize, mask: Option<&IgnoreMask>) -> Vec<CompSpec> {
     let (relabel, wild) = mask_relabel(puzzle, set, mask);
     split_relabel(puzzle, set, &relabel, wild, 1, component_limit(puzzle))
         .into_iter()
@@ -91,7 +93,7 @@ pub fn perm_specs(
 pub fn set_specs(
     puzzle: &Puzzle,
     set: usize,
-    mask: Option<&crate::puzzle::IgnoreMask>,
+    mask: Option<&IgnoreMask>,
 ) -> (Vec<CompSpec>, Option<CompSpec>) {
     let limit = component_limit(puzzle);
     let ori = ori_spec(puzzle, set);
@@ -115,25 +117,78 @@ pub fn set_specs(
     (parts, None)
 }
 
-/// Bytes a set of tables needs: their entries at two per byte, plus one byte per entry
-/// of the largest while it is built, plus the move tables (four bytes per value and
-/// move) of every distinct component they read.
-fn memory_needed(puzzle: &Puzzle, units: &[PlannedTable]) -> u64 {
-    let stored: u64 = units.iter().map(|u| u.len.div_ceil(2)).sum();
-    let building = units.iter().map(|u| u.len).max().unwrap_or(0);
-    let mut comps: Vec<&CompSpec> = units.iter().flat_map(|u| &u.comps).collect();
-    comps.sort_by_key(|c| c.key_bytes());
-    comps.dedup();
-    let nm = puzzle.moves.len() as u64;
-    let moves: u64 = comps
+/// Bytes the components of one set's goal test take, as [`set_specs`] would make them:
+/// per component, its move table (four bytes per value and move) and its relabelling
+/// (held twice, by the spec and by the coder). Nothing proportional to the number of
+/// parts times the set's size is allocated.
+fn set_goal_bytes(puzzle: &Puzzle, set: usize, mask: Option<&IgnoreMask>) -> u64 {
+    let limit = component_limit(puzzle);
+    let per_value = puzzle.moves.len() as u64 * 4;
+    let ori = ori_spec(puzzle, set).map(|o| spec_count(puzzle, &o).unwrap_or(u64::MAX));
+    let too_big = ori.is_some_and(|c| c > limit);
+    let ori_n = if too_big {
+        puzzle.sets[set].orientations as u64
+    } else {
+        1
+    };
+    let (relabel, wild) = mask_relabel(puzzle, set, mask);
+    let relabel_bytes = relabel.len() as u64 * 4;
+    let parts: Vec<u64> = match split_groups(puzzle, set, &relabel, wild, ori_n, limit) {
+        Some(groups) => groups.iter().map(|g| g.values).collect(),
+        None => {
+            let kind = if too_big {
+                CompKind::Pieces {
+                    tracked: wild.unwrap_or(u16::MAX),
+                    relabel,
+                }
+            } else {
+                CompKind::Perm { relabel }
+            };
+            vec![spec_count(puzzle, &CompSpec { set, kind }).unwrap_or(u64::MAX)]
+        }
+    };
+    let mut bytes = parts
         .iter()
-        .map(|c| {
-            spec_count(puzzle, c)
-                .unwrap_or(u64::MAX)
-                .saturating_mul(nm * 4)
-        })
+        .filter(|&&v| v > 1)
+        .map(|&v| v.saturating_mul(per_value).saturating_add(relabel_bytes))
         .fold(0, u64::saturating_add);
-    stored.saturating_add(building).saturating_add(moves)
+    if let Some(c) = ori.filter(|&c| !too_big && c > 1) {
+        bytes = bytes.saturating_add(c.saturating_mul(per_value));
+    }
+    bytes
+}
+
+/// Bytes the move tables of a goal test with these ignore masks take (see
+/// [`set_goal_bytes`]).
+pub fn goal_bytes(puzzle: &Puzzle, ignore: &[IgnoreMask]) -> u64 {
+    (0..puzzle.sets.len())
+        .map(|set| set_goal_bytes(puzzle, set, ignore.get(set)))
+        .fold(0, u64::saturating_add)
+}
+
+/// Refuses a budget that cannot hold the move tables a search with these ignore masks
+/// needs, naming what it needs.
+pub fn check_goal(puzzle: &Puzzle, ignore: &[IgnoreMask], budget: u64) -> Result<u64, CompError> {
+    let needed = goal_bytes(puzzle, ignore);
+    if needed > budget {
+        return Err(CompError::OverBudget {
+            what: "this puzzle's move tables".into(),
+            needed,
+            budget,
+        });
+    }
+    Ok(needed)
+}
+
+/// Bytes a set of pruning tables needs besides the move tables: their entries at two
+/// per byte, plus one byte per entry of the largest while it is built.
+fn pruning_needed(units: &[PlannedTable]) -> u64 {
+    let stored: u64 = units
+        .iter()
+        .map(|u| u.len.div_ceil(2))
+        .fold(0, u64::saturating_add);
+    let building = units.iter().map(|u| u.len).max().unwrap_or(0);
+    stored.saturating_add(building)
 }
 
 fn unit(puzzle: &Puzzle, comps: Vec<CompSpec>, names: Vec<String>) -> PlannedTable {
@@ -148,8 +203,11 @@ fn unit(puzzle: &Puzzle, comps: Vec<CompSpec>, names: Vec<String>) -> PlannedTab
     }
 }
 
-/// The tables to build for `puzzle` within `budget` bytes.
-pub fn plan(puzzle: &Puzzle, budget: u64) -> Vec<PlannedTable> {
+/// The tables to build for `puzzle` within `budget` bytes, which must first hold the
+/// move tables of every component the search reads; `Err` when they alone do not fit.
+pub fn plan(puzzle: &Puzzle, budget: u64) -> Result<Vec<PlannedTable>, CompError> {
+    let moves = check_goal(puzzle, &puzzle.ignore, budget)?;
+    let budget = budget - moves;
     let mut units: Vec<PlannedTable> = Vec::new();
     for set in 0..puzzle.sets.len() {
         let name = &puzzle.sets[set].name;
@@ -185,7 +243,7 @@ pub fn plan(puzzle: &Puzzle, budget: u64) -> Vec<PlannedTable> {
         }
     }
     // Within budget: split the largest combined table, or drop the largest single one.
-    while memory_needed(puzzle, &units) > budget && !units.is_empty() {
+    while pruning_needed(&units) > budget && !units.is_empty() {
         let (i, _) = units
             .iter()
             .enumerate()
@@ -222,5 +280,89 @@ pub fn plan(puzzle: &Puzzle, budget: u64) -> Vec<PlannedTable> {
     }
     // The largest table prunes most often: look it up first.
     units.sort_by_key(|u| std::cmp::Reverse(u.len));
-    units
+    Ok(units)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::cache::TableCache;
+    use crate::table::testing::{cube2, puzzle, transform};
+    use crate::table::Tables;
+
+    /// One set of `n` distinct pieces turned by two swaps.
+    fn swaps(n: usize) -> Puzzle {
+        let mut a: Vec<u16> = (1..=n as u16).collect();
+        a.swap(0, 1);
+        let mut b: Vec<u16> = (1..=n as u16).collect();
+        b.swap(1, 2);
+        puzzle(
+            "swaps",
+            &[("A", n, 1)],
+            vec![
+                ("X", transform(&[(&a, &[])])),
+                ("Y", transform(&[(&b, &[])])),
+            ],
+        )
+    }
+
+    #[test]
+    fn the_estimate_is_what_the_goal_components_take() {
+        let p = cube2();
+        let mut tables = Tables::new(TableCache::in_memory(), u64::MAX);
+        let (parts, ori) = set_specs(&p, 0, p.ignore.first());
+        for spec in parts.iter().chain(&ori) {
+            tables
+                .component(&p, spec, &crate::progress::Silent)
+                .unwrap();
+        }
+        assert_eq!(goal_bytes(&p, &p.ignore), tables.used);
+        // A set split into parts: the parts the estimate counts are those built.
+        let p = swaps(300);
+        let (relabel, wild) = mask_relabel(&p, 0, None);
+        let limit = component_limit(&p);
+        let groups = split_groups(&p, 0, &relabel, wild, 1, limit).unwrap();
+        let parts = split_relabel(&p, 0, &relabel, wild, 1, limit);
+        assert_eq!(groups.len(), parts.len());
+        for (g, (relabel, _)) in groups.iter().zip(parts) {
+            let spec = CompSpec {
+                set: 0,
+                kind: CompKind::Perm { relabel },
+            };
+            assert_eq!(g.values, spec_count(&p, &spec).unwrap());
+        }
+    }
+
+    #[test]
+    fn move_tables_count_against_the_budget() {
+        let p = cube2();
+        let need = goal_bytes(&p, &p.ignore);
+        let e = plan(&p, need - 1).unwrap_err();
+        assert!(
+            matches!(e, CompError::OverBudget { needed, budget, .. } if needed == need && budget == need - 1),
+            "{e}"
+        );
+        assert!(plan(&p, need).is_ok());
+        // The tables refuse a move table past the budget whoever asks for it.
+        let mut tables = Tables::new(TableCache::in_memory(), 1000);
+        let (parts, _) = set_specs(&p, 0, None);
+        let e = tables
+            .component(&p, &parts[0], &crate::progress::Silent)
+            .unwrap_err();
+        assert!(e.to_string().contains("more than the memory budget"), "{e}");
+    }
+
+    #[test]
+    fn a_huge_set_over_budget_is_refused_before_anything_is_built() {
+        let p = swaps(20_000);
+        let start = std::time::Instant::now();
+        let e = plan(&p, 100 << 20).unwrap_err();
+        assert!(start.elapsed() < std::time::Duration::from_secs(3));
+        // 20,000 parts of 20,000 values, two moves, four bytes, plus their relabellings.
+        let needed = 20_000u64 * (20_000 * 2 * 4 + 20_000 * 4);
+        assert!(
+            matches!(e, CompError::OverBudget { needed: n, .. } if n == needed),
+            "{e}"
+        );
+    }
 }

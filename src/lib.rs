@@ -11,4 +11,5 @@ pub mod progress;
 pub mod puzzle;
 pub mod rng;
 pub mod search;
+pub mod symmetry;
 pub mod table;

@@ -14,7 +14,7 @@ mod abelian;
 mod bigint;
 mod chain;
 mod invariants;
-mod points;
+pub(crate) mod points;
 mod reason;
 mod search;
 

@@ -104,6 +104,13 @@ impl<'a> Context<'a> {
             }
         }
         let n = moves.len();
+        let mut hit = vec![false; n];
+        if moves
+            .iter()
+            .any(|m| std::mem::replace(&mut hit[m.index()], true))
+        {
+            return None;
+        }
         for a in 0..n {
             for b in 0..n {
                 let (x, y) = (moves[a].index(), moves[b].index());
@@ -135,7 +142,7 @@ impl<'a> Context<'a> {
                 return None;
             }
         }
-        let tables = Tables::new(l, &p.solved, &s.to_vec())?;
+        let tables = Tables::new(l, &p.solved, s)?;
         // Without a set whose orientations can be reversed, the group decides which
         // elements are mirrors (`super::classify_mirrors`).
         let mirror = self.chiral_set.is_some_and(|k| {

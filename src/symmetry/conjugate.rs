@@ -35,7 +35,7 @@ impl Tables {
     /// The tables for point permutation `s`, or `None` when `s` does not carry the
     /// solved state's colour classes onto colour classes (a label would have to go to
     /// two labels, or two labels to one).
-    pub fn new(layout: &Layout, solved: &State, s: &Perm) -> Option<Tables> {
+    pub fn new(layout: &Layout, solved: &State, s: &[u16]) -> Option<Tables> {
         let sets = layout.size.len();
         let mut src_set = vec![0; sets];
         let mut src: Vec<Vec<(u16, u8)>> = layout.size.iter().map(|&z| vec![(0, 0); z]).collect();

@@ -12,4 +12,5 @@ pub mod progress;
 pub mod puzzle;
 pub mod rng;
 pub mod search;
+pub mod symmetry;
 pub mod table;

@@ -7,6 +7,7 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::def::{load_puzzle, load_scrambles};
 use ksolve::group::{move_order, BigUint, Group, Verdict};
 use ksolve::puzzle::{LimitKey, Puzzle, Scramble, ScrambleSource};
+use ksolve::symmetry::SymmetryGroup;
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,6 +26,10 @@ pub struct CheckArgs {
     /// and the classes that no sequence of moves connects.
     #[arg(long)]
     pub orbits: bool,
+    /// Do not use symmetry (reduction of pruning tables); the symmetry group is then
+    /// reported as off, of size 1.
+    #[arg(long)]
+    pub no_symmetry: bool,
 }
 
 #[derive(Serialize)]
@@ -110,6 +115,13 @@ struct Summary {
     reachable_exact: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     orbits: Option<OrbitsSummary>,
+    /// The number of symmetries of the definition (mirrors included); 1 with
+    /// `--no-symmetry`; null when the search could not finish.
+    symmetries: Option<usize>,
+    /// How many of them are mirror images.
+    mirror_symmetries: Option<usize>,
+    /// `on`, or `off` with `--no-symmetry`.
+    symmetry: &'static str,
     warnings: usize,
     scramble_file: Option<String>,
     scrambles: Vec<ScrambleSummary>,
@@ -197,6 +209,9 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
         reachable_states: None,
         reachable_exact: None,
         orbits: None,
+        symmetries: None,
+        mirror_symmetries: None,
+        symmetry: "on",
         warnings,
         scramble_file: None,
         scrambles: Vec::new(),
@@ -226,6 +241,21 @@ fn summarize_group(p: &Puzzle, orbits: bool, s: &mut Summary) -> Result<Group, S
         });
     }
     Ok(g)
+}
+
+/// Fills in the symmetry group's size, or the reason it is unknown.
+fn summarize_symmetry(p: &Puzzle, off: bool, s: &mut Summary) -> Result<(), String> {
+    if off {
+        let g = SymmetryGroup::trivial(p).map_err(|e| e.to_string())?;
+        s.symmetry = "off";
+        s.symmetries = Some(g.order());
+        s.mirror_symmetries = Some(g.mirrors());
+        return Ok(());
+    }
+    let g = SymmetryGroup::find(p).map_err(|e| e.to_string())?;
+    s.symmetries = Some(g.order());
+    s.mirror_symmetries = Some(g.mirrors());
+    Ok(())
 }
 
 /// Whether a scramble's position can be reached, and why not.
@@ -360,6 +390,16 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
             )?,
         }
     }
+    match (s.symmetry, s.symmetries, s.mirror_symmetries) {
+        ("off", _, _) => writeln!(out, "Symmetries: off (--no-symmetry)")?,
+        (_, Some(n), Some(0)) => writeln!(out, "Symmetries: {n} (rotations only)")?,
+        (_, Some(n), Some(m)) => writeln!(
+            out,
+            "Symmetries: {n} ({} rotations, mirrors included)",
+            n - m
+        )?,
+        _ => writeln!(out, "Symmetries: not computed")?,
+    }
     writeln!(
         out,
         "moves: {} base, {} with powers",
@@ -460,6 +500,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
             None
         }
     };
+    if let Err(e) = summarize_symmetry(&puzzle, args.no_symmetry, &mut summary) {
+        eprintln!("warning: symmetries not computed: {e}");
+    }
     if let Some(path) = &args.scrambles {
         let scrambles = load_scrambles(path, &puzzle)?;
         summary.scramble_file = Some(path.display().to_string());

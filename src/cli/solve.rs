@@ -58,6 +58,9 @@ pub struct SolveArgs {
     /// metric) are searched as usual.
     #[arg(long, value_name = "FILE")]
     pub database: Option<PathBuf>,
+    /// Do not use symmetry (reduction of pruning tables).
+    #[arg(long)]
+    pub no_symmetry: bool,
     /// Show no progress (warnings are still printed).
     #[arg(long, short)]
     pub quiet: bool,
@@ -117,7 +120,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     }
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
-    let options = SolveOptions { count: args.count };
+    let options = SolveOptions {
+        count: args.count,
+        no_symmetry: args.no_symmetry,
+    };
     // The group answers which positions are reachable and draws uniform random ones.
     // Puzzles too large for it (over 65535 points) are solved without that check.
     let group = Group::new(&puzzle).ok();

@@ -15,7 +15,7 @@ mod bigint;
 mod chain;
 mod invariants;
 mod order;
-mod points;
+pub(crate) mod points;
 mod reason;
 mod search;
 

@@ -32,6 +32,10 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 pub struct SolveOptions {
     /// Stop after this many solutions (over all lengths).
     pub count: Option<usize>,
+    /// Do not use symmetry (reduction of pruning tables). The tables do not use the
+    /// symmetry group (`crate::symmetry`) yet, so today this changes nothing; it is
+    /// here so that the command line's `--no-symmetry` reaches the solver.
+    pub no_symmetry: bool,
 }
 
 /// How a search ended.

@@ -96,7 +96,10 @@ fn count_keeps_the_first_solutions_in_order() {
                 &start,
                 &[],
                 &settings,
-                SolveOptions { count: Some(n) },
+                SolveOptions {
+                    count: Some(n),
+                    ..Default::default()
+                },
                 &Silent,
                 |_, _| {},
             )

@@ -1,8 +1,8 @@
 //! One coordinate of the perfect index: what it ranks (an orbit's arrangement or its
 //! orientations, or several small coordinates together), its ranks, and its move table.
 
-use crate::coord::{OriCoord, PermCoord};
 use super::even;
+use crate::coord::{OriCoord, PermCoord};
 use crate::puzzle::State;
 use rayon::prelude::*;
 

@@ -26,16 +26,15 @@ mod reach;
 #[cfg(test)]
 mod tests;
 
+use component::Kind;
 pub(crate) use component::{Component, Scratch};
 pub(crate) use cursor::Cursor;
-use component::Kind;
 
 use crate::coord::{OriCoord, PermCoord};
 use crate::puzzle::{Puzzle, SetDef, State, Transform};
 
 /// Trailing components are merged while their product stays within this many values.
 const MERGE_LIMIT: u64 = 1 << 16;
-
 
 /// Why a perfect index cannot be built for a puzzle.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

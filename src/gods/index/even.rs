@@ -114,12 +114,12 @@ mod tests {
 
     #[test]
     fn half_ranks_of_each_parity_are_a_bijection_in_order() {
-        for n in 2..=6usize {
+        for (n, &count) in FACTORIAL.iter().enumerate().take(7).skip(2) {
             let sorted: Vec<u16> = (0..n as u16).map(|x| 3 * x + 1).collect();
             for parity in 0..2u8 {
                 let mut out = vec![0u16; n];
                 let mut prev: Option<u64> = None;
-                for q in 0..FACTORIAL[n] / 2 {
+                for q in 0..count / 2 {
                     unrank_half(q, parity, &sorted, &mut out);
                     assert_eq!(arrangement_parity(&out, &sorted), parity);
                     assert_eq!(rank_half(&out), q);

@@ -13,6 +13,16 @@
 //! the labels instead (label * n + ori), which keeps such puzzles dense. Components with
 //! a single value are constant and left out.
 //!
+//! Two rules keep the index to the positions the moves reach. An orbit of distinct
+//! labels that every move permutes evenly keeps its parity, so only half its
+//! arrangements are ranked (`even`); interchangeable pieces have no parity and keep all
+//! of theirs. The smallest components are then grouped and only the combinations the
+//! moves reach from solved are ranked (`reach`), which captures whatever ties them
+//! together: linked parities, orientation sums across orbits, twists that follow an
+//! arrangement (the Skewb), pieces that move in lockstep (the Pyraminx's tips and
+//! centres). Not captured: ties between large components (beyond the grouping limit),
+//! and symmetry.
+//!
 //! Invariants: `index_of` is a bijection from the states these components can describe
 //! onto `0..space`, `state_of` is its inverse, and every transform maps that set into
 //! itself. Components are ordered largest first (outermost), so the innermost ones

@@ -9,6 +9,7 @@
 //! powers and multiplied out once.
 
 use super::BigUint;
+use crate::puzzle::moves::cycle_orders;
 use crate::puzzle::Puzzle;
 use std::collections::BTreeMap;
 
@@ -16,27 +17,12 @@ use std::collections::BTreeMap;
 /// move^k = identity.
 pub fn move_order(puzzle: &Puzzle, base: usize) -> BigUint {
     let effect = &puzzle.base_moves[base].effect;
-    // For each prime, the largest power of it dividing some cycle's factor.
+    // For each prime, the largest power of it dividing some cycle's order.
     let mut powers: BTreeMap<u64, u32> = BTreeMap::new();
-    for (set, s) in puzzle.sets.iter().zip(&effect.sets) {
-        let n = set.orientations.max(1) as u64;
-        let mut seen = vec![false; set.size];
-        for start in 0..set.size {
-            if seen[start] {
-                continue;
-            }
-            let (mut len, mut twist, mut i) = (0u64, 0u64, start);
-            while !seen[i] {
-                seen[i] = true;
-                twist += s.ori[i] as u64;
-                len += 1;
-                i = s.perm[i] as usize;
-            }
-            let cycle = len * (n / gcd(twist % n, n));
-            for (p, e) in factor(cycle) {
-                let max = powers.entry(p).or_insert(0);
-                *max = (*max).max(e);
-            }
+    for cycle in cycle_orders(effect, &puzzle.sets) {
+        for (p, e) in factor(cycle) {
+            let max = powers.entry(p).or_insert(0);
+            *max = (*max).max(e);
         }
     }
     let mut order = BigUint::one();
@@ -46,14 +32,6 @@ pub fn move_order(puzzle: &Puzzle, base: usize) -> BigUint {
         }
     }
     order
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 /// The prime factors of `n` with their exponents, by trial division (n < 2^23 here, so

@@ -10,7 +10,7 @@
 //! move's orientation by *source* position (ksolve+'s convention); [`Transform::from_ksolve`]
 //! converts once at load time so the hot paths never see the other form.
 
-mod moves;
+pub(crate) mod moves;
 mod target;
 
 pub use moves::{order, power_name, qtm_cost, MoveId};

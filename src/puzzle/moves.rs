@@ -57,17 +57,19 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
-/// The order of a move (destination-indexed form): the least common multiple, over its
-/// cycles, of the cycle length times the order of the twist a piece gathers going round.
-/// Saturates at `u32::MAX` for absurd inputs rather than overflowing.
-pub fn order(effect: &Transform, sets: &[SetDef]) -> u32 {
-    let mut acc: u64 = 1;
-    for (set, s) in sets.iter().zip(&effect.sets) {
+/// The order of each cycle of a move (destination-indexed form): the cycle's length
+/// times the order of the twist a piece gathers going round it. A move's order is the
+/// least common multiple of these.
+pub fn cycle_orders<'a>(
+    effect: &'a Transform,
+    sets: &'a [SetDef],
+) -> impl Iterator<Item = u64> + 'a {
+    sets.iter().zip(&effect.sets).flat_map(|(set, s)| {
         let n = set.orientations.max(1) as u64;
         let mut seen = vec![false; set.size];
-        for start in 0..set.size {
+        (0..set.size).filter_map(move |start| {
             if seen[start] {
-                continue;
+                return None;
             }
             let (mut len, mut twist, mut i) = (0u64, 0u64, start);
             while !seen[i] {
@@ -76,11 +78,19 @@ pub fn order(effect: &Transform, sets: &[SetDef]) -> u32 {
                 len += 1;
                 i = s.perm[i] as usize;
             }
-            let cycle = len * (n / gcd(twist % n, n));
-            acc = acc / gcd(acc, cycle) * cycle;
-            if acc > u32::MAX as u64 {
-                return u32::MAX;
-            }
+            Some(len * (n / gcd(twist % n, n)))
+        })
+    })
+}
+
+/// The order of a move (destination-indexed form): the least common multiple of its
+/// [`cycle_orders`]. Saturates at `u32::MAX` for absurd inputs rather than overflowing.
+pub fn order(effect: &Transform, sets: &[SetDef]) -> u32 {
+    let mut acc: u64 = 1;
+    for cycle in cycle_orders(effect, sets) {
+        acc = acc / gcd(acc, cycle) * cycle;
+        if acc > u32::MAX as u64 {
+            return u32::MAX;
         }
     }
     acc as u32

@@ -6,7 +6,8 @@
 //!   order of [`Puzzle::moves`]), whatever the number of threads: the top of the tree
 //!   is cut into prefixes in that order, searched in parallel, and the results joined
 //!   in prefix order.
-//! - Every move sequence considered is canonical ([`Puzzle::canonical_successor`]),
+//! - Every move sequence considered is accepted by the canonical automaton for the
+//!   scramble's move limits ([`canon::Canon`]),
 //!   block-legal in the state it is made from ([`Puzzle::block_allows`]) and within the
 //!   move limits; a sequence is a solution when its cost equals the bound and the end
 //!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]).
@@ -15,10 +16,13 @@
 //! - The inner loop allocates nothing: node states are rows of a preallocated array of
 //!   component values, advanced through move tables.
 
+pub mod canon;
 pub mod random;
 
+use canon::{Canon, DEAD};
+
 use crate::progress::Progress;
-use crate::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, SolveSettings, State};
+use crate::puzzle::{IgnoreMask, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State};
 use crate::table::comp::{CompError, CompKind, CompSpec};
 use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, PruneTable, INFINITE};
@@ -26,6 +30,7 @@ use crate::table::{CompId, Tables};
 use bitvec::prelude::*;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// What the caller wants besides the settings of the scramble file.
 #[derive(Clone, Copy, Debug, Default)]
@@ -77,9 +82,9 @@ pub enum SearchError {
 pub struct Solver<'p> {
     puzzle: &'p Puzzle,
     tables: Tables,
-    /// `allowed[prev * nm + next]` from [`Puzzle::canonical_successor`], row `nm` for
-    /// the first move; computed once, since deciding commutation composes moves.
-    allowed: Vec<bool>,
+    /// The canonical automaton of the last move limits seen: building it composes
+    /// moves, so it is kept while consecutive scrambles share their limits.
+    canon: Option<(Vec<MoveLimit>, Arc<Canon>)>,
 }
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
@@ -111,8 +116,8 @@ struct Ctx<'a> {
     /// Move table of each slot.
     tables: Vec<&'a [u32]>,
     start: Vec<u32>,
-    /// `allowed[prev * nm + next]`; row `nm` is the start.
-    allowed: Vec<bool>,
+    /// Which move may follow which (depends on the scramble's move limits).
+    canon: &'a Canon,
     cost: Vec<u32>,
     base: Vec<u32>,
     prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
@@ -155,6 +160,7 @@ struct Worker<'c, 'a> {
     /// left after them, and scratch for their table values.
     kids: Vec<u32>,
     kmove: Vec<u16>,
+    kstate: Vec<u32>,
     kleft: Vec<u32>,
     h: Vec<u32>,
     path: Vec<u16>,
@@ -177,6 +183,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             states,
             kids: vec![0; (levels + 1) * ctx.nm * ctx.width],
             kmove: vec![0; (levels + 1) * ctx.nm],
+            kstate: vec![0; (levels + 1) * ctx.nm],
             kleft: vec![0; (levels + 1) * ctx.nm],
             h: vec![0; ctx.nm],
             path: Vec::with_capacity(levels),
@@ -227,20 +234,21 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
     }
 
-    /// Tries move `m` from the node at `level`: when it is allowed and the child may
-    /// still reach the goal within the bound, the child is in the next row and the
-    /// cost left after the move is returned.
+    /// Tries move `m` from the node at `level` (in automaton state `state`): when it is
+    /// allowed and the child may still reach the goal within the bound, the child is in
+    /// the next row and the cost left after the move and the child's state are returned.
     #[inline]
     fn try_move(
         &mut self,
         level: usize,
         remaining: u32,
-        prev: usize,
+        state: u32,
         m: usize,
         legal: u128,
-    ) -> Option<u32> {
+    ) -> Option<(u32, u32)> {
         let ctx = self.ctx;
-        if !self.may_try(remaining, prev, m, legal) {
+        let to = self.may_try(remaining, state, m, legal);
+        if to == DEAD {
             return None;
         }
         let cost = ctx.cost[m];
@@ -254,7 +262,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 return None;
             }
         }
-        Some(left)
+        Some((left, to))
     }
 
     fn limits_allow(&self, mut mask: u64) -> bool {
@@ -287,15 +295,22 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
     }
 
-    /// Whether move `m` may be made from a node (reached by `prev`, with `remaining`
-    /// cost left and block-legal base moves `legal`), before looking at the child.
+    /// The automaton state after move `m` from a node (in `state`, with `remaining`
+    /// cost left and block-legal base moves `legal`), or [`DEAD`] when the move may not
+    /// be made; decided before looking at the child.
     #[inline]
-    fn may_try(&self, remaining: u32, prev: usize, m: usize, legal: u128) -> bool {
+    fn may_try(&self, remaining: u32, state: u32, m: usize, legal: u128) -> u32 {
         let ctx = self.ctx;
-        ctx.allowed[prev * ctx.nm + m]
+        let to = ctx.canon.step(state, m);
+        if to != DEAD
             && ctx.cost[m] <= remaining
             && (legal >> ctx.base[m]) & 1 == 1
             && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
+        {
+            to
+        } else {
+            DEAD
+        }
     }
 
     /// Every solution below the node at `level` with exactly `remaining` cost left.
@@ -304,7 +319,7 @@ impl<'c, 'a> Worker<'c, 'a> {
     /// all of them: the table reads of different children are independent, so their
     /// cache misses overlap instead of queueing one behind the other. Survivors keep
     /// their move order, so solutions come out in ksolve+'s order.
-    fn dfs(&mut self, level: usize, remaining: u32, prev: usize) {
+    fn dfs(&mut self, level: usize, remaining: u32, state: u32) {
         if let Some((first_full, me)) = self.stop {
             if first_full.load(Relaxed) < me {
                 return;
@@ -322,7 +337,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         let kbase = level * nm;
         let mut alive = 0;
         for m in 0..nm {
-            if !self.may_try(remaining, prev, m, legal) {
+            let to = self.may_try(remaining, state, m, legal);
+            if to == DEAD {
                 continue;
             }
             let k = kbase + alive;
@@ -332,6 +348,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 *r = t[c as usize * nm + m];
             }
             self.kmove[k] = m as u16;
+            self.kstate[k] = to;
             self.kleft[k] = remaining - ctx.cost[m];
             alive += 1;
         }
@@ -352,6 +369,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                         let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
                         self.kids.copy_within(b..b + w, a);
                         self.kmove[kbase + kept] = self.kmove[kbase + i];
+                        self.kstate[kbase + kept] = self.kstate[kbase + i];
                         self.kleft[kbase + kept] = self.kleft[kbase + i];
                     }
                     kept += 1;
@@ -365,7 +383,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
             let m = self.kmove[k] as usize;
             self.push(m);
-            self.dfs(level + 1, self.kleft[k], m);
+            self.dfs(level + 1, self.kleft[k], self.kstate[k]);
             self.pop();
             if self.found.len() >= self.cap {
                 return;
@@ -378,7 +396,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         &mut self,
         level: usize,
         remaining: u32,
-        prev: usize,
+        state: u32,
         split: usize,
         out: &mut Vec<Item>,
     ) {
@@ -394,9 +412,9 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
         let legal = self.legal(level);
         for m in 0..self.ctx.nm {
-            if let Some(left) = self.try_move(level, remaining, prev, m, legal) {
+            if let Some((left, to)) = self.try_move(level, remaining, state, m, legal) {
                 self.push(m);
-                self.expand(level + 1, left, m, split, out);
+                self.expand(level + 1, left, to, split, out);
                 self.pop();
             }
         }
@@ -405,31 +423,24 @@ impl<'c, 'a> Worker<'c, 'a> {
     /// Searches below `prefix`, whose nodes are recomputed through the move tables.
     fn below(&mut self, prefix: &[u16], bound: u32) {
         let mut spent = 0;
+        let mut state = Canon::START;
         for (level, &m) in prefix.iter().enumerate() {
             self.advance(level, m as usize);
             self.push(m as usize);
             spent += self.ctx.cost[m as usize];
+            state = self.ctx.canon.step(state, m as usize);
         }
-        let prev = prefix.last().map_or(self.ctx.nm, |&m| m as usize);
-        self.dfs(prefix.len(), bound - spent, prev);
+        self.dfs(prefix.len(), bound - spent, state);
     }
 }
 
 impl<'p> Solver<'p> {
     /// A solver for `puzzle` that builds or loads its tables in `tables`.
     pub fn new(puzzle: &'p Puzzle, tables: Tables) -> Solver<'p> {
-        let nm = puzzle.moves.len();
-        let mut allowed = vec![true; (nm + 1) * nm];
-        for p in 0..nm {
-            for q in 0..nm {
-                allowed[p * nm + q] =
-                    puzzle.canonical_successor(MoveId(p as u16), MoveId(q as u16));
-            }
-        }
         Solver {
             puzzle,
             tables,
-            allowed,
+            canon: None,
         }
     }
 
@@ -461,6 +472,7 @@ impl<'p> Solver<'p> {
         if !puzzle.blocks.is_empty() && puzzle.base_moves.len() > 128 {
             return Err(SearchError::TooManyMoves(puzzle.base_moves.len()));
         }
+        let canon = self.canon_for(&settings.limits);
         let unreachable = Outcome {
             status: Status::Unreachable,
             length: None,
@@ -573,7 +585,6 @@ impl<'p> Solver<'p> {
             .collect();
 
         let nm = puzzle.moves.len();
-        let allowed = self.allowed.clone();
         let limits = &settings.limits;
         let limit_mask: Vec<u64> = (0..nm)
             .map(|m| {
@@ -590,7 +601,7 @@ impl<'p> Solver<'p> {
             width: slot_tables.len(),
             tables: slot_tables,
             start: start_vals,
-            allowed,
+            canon: &canon,
             cost: move_costs(puzzle, settings.metric),
             base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
             prune: prune_slots
@@ -628,7 +639,7 @@ impl<'p> Solver<'p> {
                 .map(|p| p.into_iter().map(MoveId).collect())
                 .collect();
             for s in &found {
-                self.check(start, ignore, settings, bound, s)?;
+                self.check(&canon, start, ignore, settings, bound, s)?;
             }
             if !found.is_empty() && outcome.length.is_none() {
                 outcome.length = Some(bound);
@@ -649,10 +660,22 @@ impl<'p> Solver<'p> {
         Ok(outcome)
     }
 
-    /// Replays a solution on the piece-level model: every move canonical after the one
-    /// before, block-legal, within the limits, total cost `bound`, and the end solved.
+    /// The canonical automaton for these move limits, rebuilt only when they change.
+    fn canon_for(&mut self, limits: &[MoveLimit]) -> Arc<Canon> {
+        match &self.canon {
+            Some((l, c)) if l == limits => c.clone(),
+            _ => {
+                let c = Arc::new(Canon::new(self.puzzle, limits));
+                self.canon = Some((limits.to_vec(), c.clone()));
+                c
+            }
+        }
+    }
+
+    /// Replays a solution on the piece-level model: the sequence canonical, block-legal, within the limits, total cost `bound`, and the end solved.
     fn check(
         &self,
+        canon: &Canon,
         start: &State,
         ignore: &[IgnoreMask],
         settings: &SolveSettings,
@@ -663,12 +686,12 @@ impl<'p> Solver<'p> {
         let fail = || SearchError::Replay {
             moves: puzzle.format_sequence(seq),
         };
+        if !canon.accepts(seq) {
+            return Err(fail());
+        }
         let mut state = start.clone();
         let mut cost = 0;
-        for (i, &m) in seq.iter().enumerate() {
-            if i > 0 && !puzzle.canonical_successor(seq[i - 1], m) {
-                return Err(fail());
-            }
+        for &m in seq {
             if !puzzle.block_allows(&state, m) {
                 return Err(fail());
             }
@@ -718,7 +741,7 @@ fn search_bound(ctx: &Ctx, bound: u32, cap: usize) -> (Vec<Vec<u16>>, u64) {
     loop {
         items.clear();
         top.nodes = 0;
-        top.expand(0, bound, ctx.nm, split, &mut items);
+        top.expand(0, bound, Canon::START, split, &mut items);
         // Enough prefixes, or the top of the tree is already costly: search what we have.
         if items.len() >= want || split + 2 >= levels || top.nodes > 200_000 {
             break;

@@ -16,6 +16,7 @@ use ksolve::search::{random::random_state, Outcome, SolveOptions, Solver, Status
 use ksolve::table::cache::TableCache;
 use ksolve::table::file::{cache_dir, content_hash};
 use ksolve::table::Tables;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,9 +28,10 @@ pub struct SolveArgs {
     pub def: PathBuf,
     /// The scrambles to solve (ksolve+ scramble file format).
     pub scrambles: PathBuf,
-    /// Stop after this many solutions per scramble.
-    #[arg(long, value_name = "N")]
-    pub count: Option<usize>,
+    /// Stop after this many solutions per scramble (1 or more; 0 is refused, since it
+    /// would stop before searching).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: Option<u64>,
     /// Seed for RandomScramble, so that runs repeat.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -104,7 +106,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let budget = args.memory.unwrap_or_else(default_budget);
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
-    let options = SolveOptions { count: args.count };
+    let options = SolveOptions {
+        count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+    };
     // The group answers which positions are reachable and draws uniform random ones.
     // Puzzles too large for it (over 65535 points) are solved without that check.
     let group = Group::new(&puzzle).ok();
@@ -119,6 +123,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
+    // The groups of the moves left by each set of MoveLimits with zeros, built once.
+    let mut limited_groups: HashMap<Vec<MoveId>, Option<Group>> = HashMap::new();
     let stdout = std::io::stdout();
     let mut code = EXIT_OK;
     for scramble in &scrambles {
@@ -147,13 +153,42 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         out.flush()?;
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
-        let unreachable = match (&scramble.source, &group) {
+        let mut unreachable = match (&scramble.source, &group) {
             (ScrambleSource::Position(t), Some(g)) => match g.check_target(t) {
                 Verdict::Unreachable(r) => Some(r.to_string()),
                 Verdict::Reachable | Verdict::Unknown(_) => None,
             },
             _ => None,
         };
+        // Moves limited to 0 are not there at all: the position must be in the group the
+        // other moves generate, or the search would deepen for ever.
+        if let (None, Some(_), Some(allowed)) = (
+            &unreachable,
+            &group,
+            scramble.settings.allowed_moves(&puzzle),
+        ) {
+            let sub = limited_groups
+                .entry(allowed.clone())
+                .or_insert_with(|| Group::generated_by(&puzzle, &allowed).ok());
+            let verdict = sub.as_ref().map(|g| match &scramble.source {
+                ScrambleSource::Position(t) => g.check_target(t),
+                _ => g.check(&start),
+            });
+            if let Some(Verdict::Unreachable(r)) = verdict {
+                let names: Vec<&str> = allowed
+                    .iter()
+                    .map(|&m| puzzle.mv(m).name.as_str())
+                    .collect();
+                let names = if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(" ")
+                };
+                unreachable = Some(format!(
+                    "with only the moves MoveLimits allow ({names}), {r}"
+                ));
+            }
+        }
         let json = args.json;
         let print_found = |found: &[Vec<MoveId>]| {
             if !json {

@@ -16,6 +16,7 @@ mod chain;
 mod invariants;
 mod points;
 mod reason;
+mod restricted;
 mod search;
 
 pub use bigint::BigUint;

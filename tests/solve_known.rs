@@ -60,7 +60,10 @@ fn optimal_lengths_match_breadth_first_search() {
                     state,
                     &[],
                     &settings,
-                    SolveOptions { count: Some(1) },
+                    SolveOptions {
+                        count: Some(1),
+                        ..SolveOptions::default()
+                    },
                     &Silent,
                     |_, _| {},
                 )

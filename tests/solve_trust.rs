@@ -80,3 +80,37 @@ fn positions_the_allowed_moves_cannot_reach_are_refused() {
         .unwrap()
         .contains("MoveLimits allow"));
 }
+
+/// A Slack too large to finish prints solutions while it runs: killed after a few
+/// seconds, it has printed the optimal ones and longer ones, one per line.
+#[test]
+fn huge_slack_prints_solutions_as_it_goes() {
+    let (_d, def, scr) =
+        files("Slack 4294967295\nScrambleAlg j\nR U R' F' R U R' U' R' F R2 U' R' U'\nEnd\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+        .arg("solve")
+        .arg(&def)
+        .arg(&scr)
+        .args(["--no-cache", "--quiet", "--threads", "2"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = reader.join().unwrap();
+    let lengths: Vec<usize> = text
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().count())
+        .collect();
+    assert!(lengths.len() >= 20, "{text}");
+    assert_eq!(lengths[..20], [10; 20]);
+    assert!(lengths.iter().any(|&l| l > 10), "{}", lengths.len());
+}

@@ -55,6 +55,10 @@ pub struct SolveArgs {
     /// metric) are searched as usual.
     #[arg(long, value_name = "FILE")]
     pub database: Option<PathBuf>,
+    /// Search with N threads (1 or more; default: one per core). The output is the same
+    /// for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Show no progress (warnings are still printed).
     #[arg(long, short)]
     pub quiet: bool,
@@ -108,6 +112,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions {
         count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        threads: args.threads.map(|n| n as usize),
+        ..SolveOptions::default()
     };
     // The group answers which positions are reachable and draws uniform random ones.
     // Puzzles too large for it (over 65535 points) are solved without that check.
@@ -151,6 +157,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             write!(out, "Scramble position:\n{}", format_state(&puzzle, &start))?;
         }
         out.flush()?;
+        // Solutions may be printed from the search's threads: release stdout until the
+        // search is done.
+        drop(out);
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
         let mut unreachable = match (&scramble.source, &group) {
@@ -212,19 +221,32 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                     print_found(&outcome.solutions);
                     outcome
                 }
-                None => solver.solve(
+                None if json => solver.solve(
                     &start,
                     &ignore,
                     &scramble.settings,
                     options,
                     &bars,
-                    |_, found| print_found(found),
+                    |_, _| {},
+                )?,
+                // Text goes out one solution at a time, as the search confirms it, so a
+                // large Slack neither waits for a whole length nor holds it in memory.
+                None => solver.solve_each(
+                    &start,
+                    &ignore,
+                    &scramble.settings,
+                    options,
+                    &bars,
+                    &mut |_, s| {
+                        let _ = writeln!(stdout.lock(), "{}", solution_line(&puzzle, s));
+                    },
                 )?,
             }
         };
         if outcome.status != Status::Solved {
             code = EXIT_NO_SOLUTION;
         }
+        let mut out = stdout.lock();
         if json {
             let result = JsonResult {
                 name: &scramble.name,

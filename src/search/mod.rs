@@ -4,8 +4,8 @@
 //! Invariants:
 //! - Solutions of one length come out in ksolve+'s order (depth-first, moves in the
 //!   order of [`Puzzle::moves`]), whatever the number of threads: the top of the tree
-//!   is cut into prefixes in that order, searched in parallel, and the results joined
-//!   in prefix order.
+//!   is cut into prefixes in that order, searched in parallel, and the results handed
+//!   over in prefix order as they are found ([`ordered`]).
 //! - Every move sequence considered is accepted by the canonical automaton for the
 //!   scramble's move limits ([`canon::Canon`]),
 //!   block-legal in the state it is made from ([`Puzzle::block_allows`]) and within the
@@ -17,9 +17,11 @@
 //!   component values, advanced through move tables.
 
 pub mod canon;
+pub mod ordered;
 pub mod random;
 
 use canon::{Canon, DEAD};
+use ordered::{Buffering, Emitter, Sink};
 
 use crate::progress::Progress;
 use crate::puzzle::{IgnoreMask, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State};
@@ -28,8 +30,7 @@ use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, PruneTable, INFINITE};
 use crate::table::{CompId, Tables};
 use bitvec::prelude::*;
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// What the caller wants besides the settings of the scramble file.
@@ -37,6 +38,11 @@ use std::sync::Arc;
 pub struct SolveOptions {
     /// Stop after this many solutions (over all lengths).
     pub count: Option<usize>,
+    /// Threads to search with (default: rayon's pool size). Output is the same for any
+    /// number.
+    pub threads: Option<usize>,
+    /// How many solutions may wait for their turn while threads search ahead.
+    pub buffering: Buffering,
 }
 
 /// How a search ended.
@@ -153,7 +159,7 @@ enum Item {
 }
 
 /// A depth-first searcher with its own stacks.
-struct Worker<'c, 'a> {
+struct Worker<'c, 'a, 'e> {
     ctx: &'c Ctx<'a>,
     states: Vec<u32>,
     /// Children of the node at each level (`nm` rows per level), their moves, the cost
@@ -166,16 +172,19 @@ struct Worker<'c, 'a> {
     path: Vec<u16>,
     counts: Vec<u32>,
     nodes: u64,
+    /// Solutions of the current prefix not yet handed to the emitter.
     found: Vec<Vec<u16>>,
-    cap: usize,
-    /// With a cap: the smallest index of a prefix whose search alone reached the cap,
-    /// and this worker's prefix index. Prefixes after that one cannot contribute to the
-    /// first `cap` solutions in order, so their workers stop.
-    stop: Option<(&'c AtomicUsize, usize)>,
+    /// Solutions of the current prefix so far, handed over or not.
+    in_prefix: usize,
+    /// Where solutions go in order (none for the top of the tree), this worker's prefix
+    /// index, and whether that prefix is the head (its solutions go straight out).
+    out: Option<&'c Emitter<'e>>,
+    me: usize,
+    is_head: bool,
 }
 
-impl<'c, 'a> Worker<'c, 'a> {
-    fn new(ctx: &'c Ctx<'a>, levels: usize, cap: usize) -> Self {
+impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
+    fn new(ctx: &'c Ctx<'a>, levels: usize, out: Option<&'c Emitter<'e>>) -> Self {
         let mut states = vec![0u32; (levels + 1) * ctx.width];
         states[..ctx.width].copy_from_slice(&ctx.start);
         Worker {
@@ -190,8 +199,10 @@ impl<'c, 'a> Worker<'c, 'a> {
             counts: vec![0; ctx.limit_max.len()],
             nodes: 0,
             found: Vec::new(),
-            cap,
-            stop: None,
+            in_prefix: 0,
+            out,
+            me: 0,
+            is_head: false,
         }
     }
 
@@ -320,14 +331,9 @@ impl<'c, 'a> Worker<'c, 'a> {
     /// cache misses overlap instead of queueing one behind the other. Survivors keep
     /// their move order, so solutions come out in ksolve+'s order.
     fn dfs(&mut self, level: usize, remaining: u32, state: u32) {
-        if let Some((first_full, me)) = self.stop {
-            if first_full.load(Relaxed) < me {
-                return;
-            }
-        }
         if remaining == 0 {
             if self.is_goal(level) {
-                self.found.push(self.path.clone());
+                self.record();
             }
             return;
         }
@@ -385,9 +391,35 @@ impl<'c, 'a> Worker<'c, 'a> {
             self.push(m);
             self.dfs(level + 1, self.kleft[k], self.kstate[k]);
             self.pop();
-            if self.found.len() >= self.cap {
+            if self.halted() {
                 return;
             }
+        }
+    }
+
+    /// Keeps the solution at the end of the path: straight to the emitter when this
+    /// prefix is the head, else in the buffer, which is handed over (after waiting for
+    /// the head) when full.
+    fn record(&mut self) {
+        self.found.push(self.path.clone());
+        self.in_prefix += 1;
+        if let Some(out) = self.out {
+            if self.in_prefix >= out.cap() {
+                out.mark_full(self.me);
+            }
+            if self.is_head || self.found.len() >= out.buffering.per_worker {
+                self.is_head = out.flush(self.me, &mut self.found);
+            }
+        }
+    }
+
+    /// Whether this prefix's search should stop: it alone has all the solutions still
+    /// wanted, or the emitter says so.
+    #[inline]
+    fn halted(&self) -> bool {
+        match self.out {
+            Some(out) => self.in_prefix >= out.cap() || out.halted(self.me),
+            None => false,
         }
     }
 
@@ -420,8 +452,14 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
     }
 
-    /// Searches below `prefix`, whose nodes are recomputed through the move tables.
-    fn below(&mut self, prefix: &[u16], bound: u32) {
+    /// Searches below `prefix` (number `me` in order), whose nodes are recomputed
+    /// through the move tables, and hands its solutions to the emitter.
+    fn below(&mut self, me: usize, prefix: &[u16], bound: u32) {
+        self.me = me;
+        self.is_head = false;
+        self.in_prefix = 0;
+        self.path.clear();
+        self.counts.iter_mut().for_each(|c| *c = 0);
         let mut spent = 0;
         let mut state = Canon::START;
         for (level, &m) in prefix.iter().enumerate() {
@@ -431,6 +469,12 @@ impl<'c, 'a> Worker<'c, 'a> {
             state = self.ctx.canon.step(state, m as usize);
         }
         self.dfs(prefix.len(), bound - spent, state);
+        if let Some(out) = self.out {
+            if !out.halted(me) {
+                out.finish(me, std::mem::take(&mut self.found));
+            }
+            self.found.clear();
+        }
     }
 }
 
@@ -457,8 +501,8 @@ impl<'p> Solver<'p> {
     }
 
     /// Solves `start`, where positions marked in `ignore` may end anything, under the
-    /// scramble's `settings`. `on_length` receives the solutions of each length as soon
-    /// as they are found and checked.
+    /// scramble's `settings`, keeping every solution in [`Outcome::solutions`].
+    /// `on_length` receives the solutions of each length once that length is done.
     pub fn solve(
         &mut self,
         start: &State,
@@ -467,6 +511,32 @@ impl<'p> Solver<'p> {
         options: SolveOptions,
         progress: &dyn Progress,
         mut on_length: impl FnMut(u32, &[Vec<MoveId>]),
+    ) -> Result<Outcome, SearchError> {
+        let mut all: Vec<(u32, Vec<MoveId>)> = Vec::new();
+        let mut outcome =
+            self.solve_each(start, ignore, settings, options, progress, &mut |len, s| {
+                all.push((len, s.to_vec()))
+            })?;
+        for chunk in all.chunk_by(|a, b| a.0 == b.0) {
+            let sols: Vec<Vec<MoveId>> = chunk.iter().map(|(_, s)| s.clone()).collect();
+            on_length(chunk[0].0, &sols);
+        }
+        outcome.solutions = all.into_iter().map(|(_, s)| s).collect();
+        Ok(outcome)
+    }
+
+    /// Like [`Solver::solve`], but hands each solution (with its length) to
+    /// `on_solution` as soon as it is found and checked, in ksolve+'s order, holding
+    /// only a bounded number of them ([`ordered::Buffering`]); [`Outcome::solutions`]
+    /// stays empty.
+    pub fn solve_each(
+        &mut self,
+        start: &State,
+        ignore: &[IgnoreMask],
+        settings: &SolveSettings,
+        options: SolveOptions,
+        progress: &dyn Progress,
+        on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
     ) -> Result<Outcome, SearchError> {
         let puzzle = self.puzzle;
         if !puzzle.blocks.is_empty() && puzzle.base_moves.len() > 128 {
@@ -627,28 +697,32 @@ impl<'p> Solver<'p> {
             solutions: Vec::new(),
             nodes: 0,
         };
+        let threads = options
+            .threads
+            .unwrap_or_else(rayon::current_num_threads)
+            .max(1);
+        let mut total = 0usize;
         let mut bound = h0;
-        while bound <= settings.max_depth && outcome.solutions.len() < cap {
+        while bound <= settings.max_depth && total < cap {
             progress.start(&format!("searching depth {bound}"), None);
-            let want = cap - outcome.solutions.len();
-            let (found, nodes) = search_bound(&ctx, bound, want);
+            let want = cap - total;
+            let mut seq = Vec::new();
+            let mut sink = |p: &[u16]| -> Result<(), SearchError> {
+                seq.clear();
+                seq.extend(p.iter().map(|&m| MoveId(m)));
+                replay(puzzle, &canon, start, ignore, settings, bound, &seq)?;
+                on_solution(bound, &seq);
+                Ok(())
+            };
+            let (emitted, nodes) =
+                search_bound(&ctx, bound, want, threads, options.buffering, &mut sink)?;
             progress.finish();
             outcome.nodes += nodes;
-            let found: Vec<Vec<MoveId>> = found
-                .into_iter()
-                .map(|p| p.into_iter().map(MoveId).collect())
-                .collect();
-            for s in &found {
-                self.check(&canon, start, ignore, settings, bound, s)?;
-            }
-            if !found.is_empty() && outcome.length.is_none() {
+            total += emitted;
+            if emitted > 0 && outcome.length.is_none() {
                 outcome.length = Some(bound);
                 outcome.status = Status::Solved;
             }
-            if !found.is_empty() {
-                on_length(bound, &found);
-            }
-            outcome.solutions.extend(found);
             if outcome
                 .length
                 .is_some_and(|l| bound >= l.saturating_add(settings.slack))
@@ -671,46 +745,45 @@ impl<'p> Solver<'p> {
             }
         }
     }
+}
 
-    /// Replays a solution on the piece-level model: the sequence canonical, block-legal, within the limits, total cost `bound`, and the end solved.
-    fn check(
-        &self,
-        canon: &Canon,
-        start: &State,
-        ignore: &[IgnoreMask],
-        settings: &SolveSettings,
-        bound: u32,
-        seq: &[MoveId],
-    ) -> Result<(), SearchError> {
-        let puzzle = self.puzzle;
-        let fail = || SearchError::Replay {
-            moves: puzzle.format_sequence(seq),
-        };
-        if !canon.accepts(seq) {
-            return Err(fail());
-        }
-        let mut state = start.clone();
-        let mut cost = 0;
-        for &m in seq {
-            if !puzzle.block_allows(&state, m) {
-                return Err(fail());
-            }
-            cost += settings.metric.cost(puzzle, m);
-            state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
-        }
-        for l in &settings.limits {
-            if seq.iter().filter(|&&m| l.matches(puzzle, m)).count() as u32 > l.max {
-                return Err(fail());
-            }
-        }
-        if cost != bound
-            || state != puzzle.apply_sequence(start, seq)
-            || !puzzle.is_solved(&state, ignore)
-        {
-            return Err(fail());
-        }
-        Ok(())
+/// Replays a solution on the piece-level model: the sequence canonical, block-legal, within the limits, total cost `bound`, and the end solved.
+pub(crate) fn replay(
+    puzzle: &Puzzle,
+    canon: &Canon,
+    start: &State,
+    ignore: &[IgnoreMask],
+    settings: &SolveSettings,
+    bound: u32,
+    seq: &[MoveId],
+) -> Result<(), SearchError> {
+    let fail = || SearchError::Replay {
+        moves: puzzle.format_sequence(seq),
+    };
+    if !canon.accepts(seq) {
+        return Err(fail());
     }
+    let mut state = start.clone();
+    let mut cost = 0;
+    for &m in seq {
+        if !puzzle.block_allows(&state, m) {
+            return Err(fail());
+        }
+        cost += settings.metric.cost(puzzle, m);
+        state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
+    }
+    for l in &settings.limits {
+        if seq.iter().filter(|&&m| l.matches(puzzle, m)).count() as u32 > l.max {
+            return Err(fail());
+        }
+    }
+    if cost != bound
+        || state != puzzle.apply_sequence(start, seq)
+        || !puzzle.is_solved(&state, ignore)
+    {
+        return Err(fail());
+    }
+    Ok(())
 }
 
 /// The slot of component `id`, added when new.
@@ -729,13 +802,21 @@ fn tables_pruning(tables: &Tables, metric: Metric) -> &[crate::table::Pruning] {
     tables.built_pruning(metric)
 }
 
-/// All solutions of cost exactly `bound` (at most `cap`), in order, and the nodes
-/// generated. The top of the tree is expanded until there are enough prefixes to keep
-/// every core busy; the prefixes are searched in parallel and joined in order.
-fn search_bound(ctx: &Ctx, bound: u32, cap: usize) -> (Vec<Vec<u16>>, u64) {
+/// Searches every sequence of cost exactly `bound`, handing at most `cap` solutions to
+/// `sink` in order; returns how many it was given and the nodes generated. The top of
+/// the tree is expanded until there are enough prefixes to keep every thread busy;
+/// `threads` workers claim the prefixes in order and deliver through an [`Emitter`].
+fn search_bound(
+    ctx: &Ctx,
+    bound: u32,
+    cap: usize,
+    threads: usize,
+    buffering: Buffering,
+    sink: &mut Sink<'_>,
+) -> Result<(usize, u64), SearchError> {
     let levels = bound as usize;
-    let mut top = Worker::new(ctx, levels, cap);
-    let want = 64 * rayon::current_num_threads().max(1);
+    let mut top = Worker::new(ctx, levels, None);
+    let want = 64 * threads;
     let mut items = Vec::new();
     let mut split = 1;
     loop {
@@ -748,33 +829,37 @@ fn search_bound(ctx: &Ctx, bound: u32, cap: usize) -> (Vec<Vec<u16>>, u64) {
         }
         split += 1;
     }
-    let first_full = AtomicUsize::new(usize::MAX);
-    let results: Vec<(Vec<Vec<u16>>, u64)> = items
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Item::Solution(p) => (vec![p], 0),
-            Item::Prefix(p) => {
-                let mut w = Worker::new(ctx, levels, cap);
-                if cap != usize::MAX {
-                    w.stop = Some((&first_full, i));
-                }
-                w.below(&p, bound);
-                if w.found.len() >= cap {
-                    first_full.fetch_min(i, Relaxed);
-                }
-                (w.found, w.nodes)
+    let emitter = Emitter::new(sink, cap, buffering);
+    let next = AtomicUsize::new(0);
+    let nodes = AtomicU64::new(top.nodes);
+    let work = || {
+        let mut w = Worker::new(ctx, levels, Some(&emitter));
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= items.len() || emitter.halted(i) {
+                break;
             }
-        })
-        .collect();
-    let mut nodes = top.nodes;
-    let mut out = Vec::new();
-    for (found, n) in results {
-        nodes += n;
-        out.extend(found);
+            match &items[i] {
+                Item::Solution(p) => emitter.finish(i, vec![p.clone()]),
+                Item::Prefix(p) => w.below(i, p, bound),
+            }
+        }
+        nodes.fetch_add(w.nodes, Relaxed);
+    };
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(work);
+            }
+        });
     }
-    out.truncate(cap);
-    (out, nodes)
+    let (emitted, _, error) = emitter.into_result();
+    match error {
+        Some(e) => Err(e),
+        None => Ok((emitted, nodes.into_inner())),
+    }
 }
 
 #[cfg(test)]

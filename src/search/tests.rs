@@ -5,6 +5,7 @@ use crate::progress::Silent;
 use crate::puzzle::SolveSettings;
 use crate::table::cache::TableCache;
 use crate::table::testing::{cube2, transform};
+use std::sync::atomic::Ordering::Relaxed;
 
 fn solver(p: &Puzzle) -> Solver<'_> {
     Solver::new(p, Tables::new(TableCache::in_memory(), 1 << 30))

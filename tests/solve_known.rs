@@ -62,7 +62,7 @@ fn optimal_lengths_match_breadth_first_search() {
                     &settings,
                     SolveOptions {
                         count: Some(1),
-                        ..Default::default()
+                        ..SolveOptions::default()
                     },
                     &Silent,
                     |_, _| {},

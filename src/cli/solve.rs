@@ -18,6 +18,7 @@ use ksolve::table::cache::TableCache;
 use ksolve::table::file::cache_dir;
 use ksolve::table::plan::check_goal;
 use ksolve::table::Tables;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,9 +30,10 @@ pub struct SolveArgs {
     pub def: PathBuf,
     /// The scrambles to solve (ksolve+ scramble file format).
     pub scrambles: PathBuf,
-    /// Stop after this many solutions per scramble.
-    #[arg(long, value_name = "N")]
-    pub count: Option<usize>,
+    /// Stop after this many solutions per scramble (1 or more; 0 is refused, since it
+    /// would stop before searching).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: Option<u64>,
     /// Seed for RandomScramble, so that runs repeat.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -61,6 +63,10 @@ pub struct SolveArgs {
     /// Do not use symmetry (reduction of pruning tables).
     #[arg(long)]
     pub no_symmetry: bool,
+    /// Search with N threads (1 or more; default: one per core). The output is the same
+    /// for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Show no progress (warnings are still printed).
     #[arg(long, short)]
     pub quiet: bool,
@@ -121,8 +127,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions {
-        count: args.count,
+        count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        threads: args.threads.map(|n| n as usize),
         no_symmetry: args.no_symmetry,
+        ..SolveOptions::default()
     };
     // The group answers which positions are reachable and draws uniform random ones.
     // Puzzles too large for it (over 65535 points) are solved without that check.
@@ -150,6 +158,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
+    // The groups of the moves left by each set of MoveLimits with zeros, built once.
+    let mut limited_groups: HashMap<Vec<MoveId>, Option<Group>> = HashMap::new();
     let mut code = EXIT_OK;
     for scramble in &scrambles {
         let timer = Instant::now();
@@ -177,15 +187,47 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             write!(out, "Scramble position:\n{}", format_state(&puzzle, &start))?;
         }
         out.flush()?;
+        // Solutions may be printed from the search's threads: release stdout until the
+        // search is done.
+        drop(out);
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
-        let unreachable = match (&scramble.source, &group) {
+        let mut unreachable = match (&scramble.source, &group) {
             (ScrambleSource::Position(t), Some(g)) => match g.check_target(t) {
                 Verdict::Unreachable(r) => Some(r.to_string()),
                 Verdict::Reachable | Verdict::Unknown(_) => None,
             },
             _ => None,
         };
+        // Moves limited to 0 are not there at all: the position must be in the group the
+        // other moves generate, or the search would deepen for ever.
+        if let (None, Some(_), Some(allowed)) = (
+            &unreachable,
+            &group,
+            scramble.settings.allowed_moves(&puzzle),
+        ) {
+            let sub = limited_groups
+                .entry(allowed.clone())
+                .or_insert_with(|| Group::generated_by(&puzzle, &allowed).ok());
+            let verdict = sub.as_ref().map(|g| match &scramble.source {
+                ScrambleSource::Position(t) => g.check_target(t),
+                _ => g.check(&start),
+            });
+            if let Some(Verdict::Unreachable(r)) = verdict {
+                let names: Vec<&str> = allowed
+                    .iter()
+                    .map(|&m| puzzle.mv(m).name.as_str())
+                    .collect();
+                let names = if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(" ")
+                };
+                unreachable = Some(format!(
+                    "with only the moves MoveLimits allow ({names}), {r}"
+                ));
+            }
+        }
         let json = args.json;
         // Solutions are printed from the solver's callback, which cannot return an
         // error: a failed write ends the process there rather than letting the search
@@ -214,19 +256,36 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                     print_found(&outcome.solutions);
                     outcome
                 }
-                None => solver.solve(
+                None if json => solver.solve(
                     &start,
                     &ignore,
                     &scramble.settings,
                     options,
                     &bars,
-                    |_, found| print_found(found),
+                    |_, _| {},
+                )?,
+                // Text goes out one solution at a time, as the search confirms it, so a
+                // large Slack neither waits for a whole length nor holds it in memory.
+                None => solver.solve_each(
+                    &start,
+                    &ignore,
+                    &scramble.settings,
+                    options,
+                    &bars,
+                    &mut |_, s| {
+                        output::or_exit(writeln!(
+                            output::stdout(),
+                            "{}",
+                            solution_line(&puzzle, s)
+                        ));
+                    },
                 )?,
             }
         };
         if outcome.status != Status::Solved {
             code = EXIT_NO_SOLUTION;
         }
+        let mut out = output::stdout();
         if json {
             let result = JsonResult {
                 name: &scramble.name,

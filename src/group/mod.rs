@@ -17,6 +17,7 @@ mod invariants;
 mod order;
 pub(crate) mod points;
 mod reason;
+mod restricted;
 mod search;
 
 pub use bigint::BigUint;

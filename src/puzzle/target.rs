@@ -69,6 +69,23 @@ pub struct SolveSettings {
     pub limits: Vec<MoveLimit>,
 }
 
+impl SolveSettings {
+    /// The moves these limits leave, when some are limited to 0; `None` when every move
+    /// may be used.
+    pub fn allowed_moves(&self, puzzle: &Puzzle) -> Option<Vec<MoveId>> {
+        let allowed: Vec<MoveId> = (0..puzzle.moves.len())
+            .map(|m| MoveId(m as u16))
+            .filter(|&m| {
+                !self
+                    .limits
+                    .iter()
+                    .any(|l| l.max == 0 && l.matches(puzzle, m))
+            })
+            .collect();
+        (allowed.len() < puzzle.moves.len()).then_some(allowed)
+    }
+}
+
 impl Default for SolveSettings {
     fn default() -> Self {
         SolveSettings {

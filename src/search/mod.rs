@@ -4,9 +4,10 @@
 //! Invariants:
 //! - Solutions of one length come out in ksolve+'s order (depth-first, moves in the
 //!   order of [`Puzzle::moves`]), whatever the number of threads: the top of the tree
-//!   is cut into prefixes in that order, searched in parallel, and the results joined
-//!   in prefix order.
-//! - Every move sequence considered is canonical ([`Puzzle::canonical_successor`]),
+//!   is cut into prefixes in that order, searched in parallel, and the results handed
+//!   over in prefix order as they are found ([`ordered`]).
+//! - Every move sequence considered is accepted by the canonical automaton for the
+//!   scramble's move limits ([`canon::Canon`]),
 //!   block-legal in the state it is made from ([`Puzzle::block_allows`]) and within the
 //!   move limits; a sequence is a solution when its cost equals the bound and the end
 //!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]).
@@ -15,17 +16,23 @@
 //! - The inner loop allocates nothing: node states are rows of a preallocated array of
 //!   component values, advanced through move tables.
 
+pub mod canon;
+pub mod ordered;
 pub mod random;
+mod worker;
+
+use canon::Canon;
+use ordered::Buffering;
+use worker::search_bound;
 
 use crate::progress::Progress;
-use crate::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, SolveSettings, State};
+use crate::puzzle::{IgnoreMask, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State};
 use crate::table::comp::{CompError, CompKind, CompSpec};
 use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, PruneTable, INFINITE};
 use crate::table::{CompId, Tables};
 use bitvec::prelude::*;
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// What the caller wants besides the settings of the scramble file.
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,6 +43,11 @@ pub struct SolveOptions {
     /// symmetry group (`crate::symmetry`) yet, so today this changes nothing; it is
     /// here so that the command line's `--no-symmetry` reaches the solver.
     pub no_symmetry: bool,
+    /// Threads to search with (default: rayon's pool size). Output is the same for any
+    /// number.
+    pub threads: Option<usize>,
+    /// How many solutions may wait for their turn while threads search ahead.
+    pub buffering: Buffering,
 }
 
 /// How a search ended.
@@ -81,9 +93,9 @@ pub enum SearchError {
 pub struct Solver<'p> {
     puzzle: &'p Puzzle,
     tables: Tables,
-    /// `allowed[prev * nm + next]` from [`Puzzle::canonical_successor`], row `nm` for
-    /// the first move; computed once, since deciding commutation composes moves.
-    allowed: Vec<bool>,
+    /// The canonical automaton of the last move limits seen: building it composes
+    /// moves, so it is kept while consecutive scrambles share their limits.
+    canon: Option<(Vec<MoveLimit>, Arc<Canon>)>,
 }
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
@@ -115,8 +127,8 @@ struct Ctx<'a> {
     /// Move table of each slot.
     tables: Vec<&'a [u32]>,
     start: Vec<u32>,
-    /// `allowed[prev * nm + next]`; row `nm` is the start.
-    allowed: Vec<bool>,
+    /// Which move may follow which (depends on the scramble's move limits).
+    canon: &'a Canon,
     cost: Vec<u32>,
     base: Vec<u32>,
     prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
@@ -144,296 +156,13 @@ impl Ctx<'_> {
     }
 }
 
-/// One item of the top of the tree: a solution shorter than the split depth, or a
-/// prefix to search below.
-enum Item {
-    Solution(Vec<u16>),
-    Prefix(Vec<u16>),
-}
-
-/// A depth-first searcher with its own stacks.
-struct Worker<'c, 'a> {
-    ctx: &'c Ctx<'a>,
-    states: Vec<u32>,
-    /// Children of the node at each level (`nm` rows per level), their moves, the cost
-    /// left after them, and scratch for their table values.
-    kids: Vec<u32>,
-    kmove: Vec<u16>,
-    kleft: Vec<u32>,
-    h: Vec<u32>,
-    path: Vec<u16>,
-    counts: Vec<u32>,
-    nodes: u64,
-    found: Vec<Vec<u16>>,
-    cap: usize,
-    /// With a cap: the smallest index of a prefix whose search alone reached the cap,
-    /// and this worker's prefix index. Prefixes after that one cannot contribute to the
-    /// first `cap` solutions in order, so their workers stop.
-    stop: Option<(&'c AtomicUsize, usize)>,
-}
-
-impl<'c, 'a> Worker<'c, 'a> {
-    fn new(ctx: &'c Ctx<'a>, levels: usize, cap: usize) -> Self {
-        let mut states = vec![0u32; (levels + 1) * ctx.width];
-        states[..ctx.width].copy_from_slice(&ctx.start);
-        Worker {
-            ctx,
-            states,
-            kids: vec![0; (levels + 1) * ctx.nm * ctx.width],
-            kmove: vec![0; (levels + 1) * ctx.nm],
-            kleft: vec![0; (levels + 1) * ctx.nm],
-            h: vec![0; ctx.nm],
-            path: Vec::with_capacity(levels),
-            counts: vec![0; ctx.limit_max.len()],
-            nodes: 0,
-            found: Vec::new(),
-            cap,
-            stop: None,
-        }
-    }
-
-    fn row(&self, level: usize) -> &[u32] {
-        &self.states[level * self.ctx.width..(level + 1) * self.ctx.width]
-    }
-
-    fn is_goal(&self, level: usize) -> bool {
-        let vals = self.row(level);
-        self.ctx
-            .goal
-            .iter()
-            .all(|(slot, bits)| bits[vals[*slot] as usize])
-    }
-
-    /// The base moves that split no block in the node at `level`.
-    fn legal(&self, level: usize) -> u128 {
-        let vals = self.row(level);
-        let mut legal = !0u128;
-        for block in &self.ctx.blocks {
-            let (mut all, mut any) = (!0u128, 0u128);
-            for &(slot, set) in block {
-                let t = self.ctx.touched[set][vals[slot] as usize];
-                all &= t;
-                any |= t;
-            }
-            legal &= all | !any;
-        }
-        legal
-    }
-
-    /// Writes the child of the node at `level` by move `m` into the next row.
-    #[inline]
-    fn advance(&mut self, level: usize, m: usize) {
-        let (w, nm) = (self.ctx.width, self.ctx.nm);
-        let (cur, next) = self.states.split_at_mut((level + 1) * w);
-        let cur = &cur[level * w..];
-        for ((n, &c), t) in next[..w].iter_mut().zip(cur).zip(&self.ctx.tables) {
-            *n = t[c as usize * nm + m];
-        }
-    }
-
-    /// Tries move `m` from the node at `level`: when it is allowed and the child may
-    /// still reach the goal within the bound, the child is in the next row and the
-    /// cost left after the move is returned.
-    #[inline]
-    fn try_move(
-        &mut self,
-        level: usize,
-        remaining: u32,
-        prev: usize,
-        m: usize,
-        legal: u128,
-    ) -> Option<u32> {
-        let ctx = self.ctx;
-        if !self.may_try(remaining, prev, m, legal) {
-            return None;
-        }
-        let cost = ctx.cost[m];
-        self.advance(level, m);
-        self.nodes += 1;
-        let left = remaining - cost;
-        let next = &self.states[(level + 1) * ctx.width..(level + 2) * ctx.width];
-        for (slots, t) in &ctx.prune {
-            let idx: u64 = slots.iter().map(|&(s, st)| next[s] as u64 * st).sum();
-            if t.get(idx) > left {
-                return None;
-            }
-        }
-        Some(left)
-    }
-
-    fn limits_allow(&self, mut mask: u64) -> bool {
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            if self.counts[i] >= self.ctx.limit_max[i] {
-                return false;
-            }
-            mask &= mask - 1;
-        }
-        true
-    }
-
-    fn push(&mut self, m: usize) {
-        self.path.push(m as u16);
-        let mut mask = self.ctx.limit_mask[m];
-        while mask != 0 {
-            self.counts[mask.trailing_zeros() as usize] += 1;
-            mask &= mask - 1;
-        }
-    }
-
-    fn pop(&mut self) {
-        if let Some(m) = self.path.pop() {
-            let mut mask = self.ctx.limit_mask[m as usize];
-            while mask != 0 {
-                self.counts[mask.trailing_zeros() as usize] -= 1;
-                mask &= mask - 1;
-            }
-        }
-    }
-
-    /// Whether move `m` may be made from a node (reached by `prev`, with `remaining`
-    /// cost left and block-legal base moves `legal`), before looking at the child.
-    #[inline]
-    fn may_try(&self, remaining: u32, prev: usize, m: usize, legal: u128) -> bool {
-        let ctx = self.ctx;
-        ctx.allowed[prev * ctx.nm + m]
-            && ctx.cost[m] <= remaining
-            && (legal >> ctx.base[m]) & 1 == 1
-            && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
-    }
-
-    /// Every solution below the node at `level` with exactly `remaining` cost left.
-    ///
-    /// All children of a node are made first, then pruned one table at a time over
-    /// all of them: the table reads of different children are independent, so their
-    /// cache misses overlap instead of queueing one behind the other. Survivors keep
-    /// their move order, so solutions come out in ksolve+'s order.
-    fn dfs(&mut self, level: usize, remaining: u32, prev: usize) {
-        if let Some((first_full, me)) = self.stop {
-            if first_full.load(Relaxed) < me {
-                return;
-            }
-        }
-        if remaining == 0 {
-            if self.is_goal(level) {
-                self.found.push(self.path.clone());
-            }
-            return;
-        }
-        let ctx = self.ctx;
-        let (nm, w) = (ctx.nm, ctx.width);
-        let legal = self.legal(level);
-        let kbase = level * nm;
-        let mut alive = 0;
-        for m in 0..nm {
-            if !self.may_try(remaining, prev, m, legal) {
-                continue;
-            }
-            let k = kbase + alive;
-            let cur = &self.states[level * w..(level + 1) * w];
-            let row = &mut self.kids[k * w..(k + 1) * w];
-            for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
-                *r = t[c as usize * nm + m];
-            }
-            self.kmove[k] = m as u16;
-            self.kleft[k] = remaining - ctx.cost[m];
-            alive += 1;
-        }
-        self.nodes += alive as u64;
-        for (slots, t) in &ctx.prune {
-            if alive == 0 {
-                return;
-            }
-            for i in 0..alive {
-                let row = &self.kids[(kbase + i) * w..(kbase + i + 1) * w];
-                let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
-                self.h[i] = t.get(idx);
-            }
-            let mut kept = 0;
-            for i in 0..alive {
-                if self.h[i] <= self.kleft[kbase + i] {
-                    if kept != i {
-                        let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
-                        self.kids.copy_within(b..b + w, a);
-                        self.kmove[kbase + kept] = self.kmove[kbase + i];
-                        self.kleft[kbase + kept] = self.kleft[kbase + i];
-                    }
-                    kept += 1;
-                }
-            }
-            alive = kept;
-        }
-        for i in 0..alive {
-            let k = kbase + i;
-            let next = (level + 1) * w;
-            self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
-            let m = self.kmove[k] as usize;
-            self.push(m);
-            self.dfs(level + 1, self.kleft[k], m);
-            self.pop();
-            if self.found.len() >= self.cap {
-                return;
-            }
-        }
-    }
-
-    /// Like [`Worker::dfs`], but stops at `split` moves and lists the prefixes there.
-    fn expand(
-        &mut self,
-        level: usize,
-        remaining: u32,
-        prev: usize,
-        split: usize,
-        out: &mut Vec<Item>,
-    ) {
-        if remaining == 0 {
-            if self.is_goal(level) {
-                out.push(Item::Solution(self.path.clone()));
-            }
-            return;
-        }
-        if level == split {
-            out.push(Item::Prefix(self.path.clone()));
-            return;
-        }
-        let legal = self.legal(level);
-        for m in 0..self.ctx.nm {
-            if let Some(left) = self.try_move(level, remaining, prev, m, legal) {
-                self.push(m);
-                self.expand(level + 1, left, m, split, out);
-                self.pop();
-            }
-        }
-    }
-
-    /// Searches below `prefix`, whose nodes are recomputed through the move tables.
-    fn below(&mut self, prefix: &[u16], bound: u32) {
-        let mut spent = 0;
-        for (level, &m) in prefix.iter().enumerate() {
-            self.advance(level, m as usize);
-            self.push(m as usize);
-            spent += self.ctx.cost[m as usize];
-        }
-        let prev = prefix.last().map_or(self.ctx.nm, |&m| m as usize);
-        self.dfs(prefix.len(), bound - spent, prev);
-    }
-}
-
 impl<'p> Solver<'p> {
     /// A solver for `puzzle` that builds or loads its tables in `tables`.
     pub fn new(puzzle: &'p Puzzle, tables: Tables) -> Solver<'p> {
-        let nm = puzzle.moves.len();
-        let mut allowed = vec![true; (nm + 1) * nm];
-        for p in 0..nm {
-            for q in 0..nm {
-                allowed[p * nm + q] =
-                    puzzle.canonical_successor(MoveId(p as u16), MoveId(q as u16));
-            }
-        }
         Solver {
             puzzle,
             tables,
-            allowed,
+            canon: None,
         }
     }
 
@@ -450,8 +179,8 @@ impl<'p> Solver<'p> {
     }
 
     /// Solves `start`, where positions marked in `ignore` may end anything, under the
-    /// scramble's `settings`. `on_length` receives the solutions of each length as soon
-    /// as they are found and checked.
+    /// scramble's `settings`, keeping every solution in [`Outcome::solutions`].
+    /// `on_length` receives the solutions of each length once that length is done.
     pub fn solve(
         &mut self,
         start: &State,
@@ -461,10 +190,37 @@ impl<'p> Solver<'p> {
         progress: &dyn Progress,
         mut on_length: impl FnMut(u32, &[Vec<MoveId>]),
     ) -> Result<Outcome, SearchError> {
+        let mut all: Vec<(u32, Vec<MoveId>)> = Vec::new();
+        let mut outcome =
+            self.solve_each(start, ignore, settings, options, progress, &mut |len, s| {
+                all.push((len, s.to_vec()))
+            })?;
+        for chunk in all.chunk_by(|a, b| a.0 == b.0) {
+            let sols: Vec<Vec<MoveId>> = chunk.iter().map(|(_, s)| s.clone()).collect();
+            on_length(chunk[0].0, &sols);
+        }
+        outcome.solutions = all.into_iter().map(|(_, s)| s).collect();
+        Ok(outcome)
+    }
+
+    /// Like [`Solver::solve`], but hands each solution (with its length) to
+    /// `on_solution` as soon as it is found and checked, in ksolve+'s order, holding
+    /// only a bounded number of them ([`ordered::Buffering`]); [`Outcome::solutions`]
+    /// stays empty.
+    pub fn solve_each(
+        &mut self,
+        start: &State,
+        ignore: &[IgnoreMask],
+        settings: &SolveSettings,
+        options: SolveOptions,
+        progress: &dyn Progress,
+        on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
+    ) -> Result<Outcome, SearchError> {
         let puzzle = self.puzzle;
         if !puzzle.blocks.is_empty() && puzzle.base_moves.len() > 128 {
             return Err(SearchError::TooManyMoves(puzzle.base_moves.len()));
         }
+        let canon = self.canon_for(&settings.limits);
         let unreachable = Outcome {
             status: Status::Unreachable,
             length: None,
@@ -580,7 +336,6 @@ impl<'p> Solver<'p> {
             .collect();
 
         let nm = puzzle.moves.len();
-        let allowed = self.allowed.clone();
         let limits = &settings.limits;
         let limit_mask: Vec<u64> = (0..nm)
             .map(|m| {
@@ -597,7 +352,7 @@ impl<'p> Solver<'p> {
             width: slot_tables.len(),
             tables: slot_tables,
             start: start_vals,
-            allowed,
+            canon: &canon,
             cost: move_costs(puzzle, settings.metric),
             base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
             prune: prune_slots
@@ -623,28 +378,32 @@ impl<'p> Solver<'p> {
             solutions: Vec::new(),
             nodes: 0,
         };
+        let threads = options
+            .threads
+            .unwrap_or_else(rayon::current_num_threads)
+            .max(1);
+        let mut total = 0usize;
         let mut bound = h0;
-        while bound <= settings.max_depth && outcome.solutions.len() < cap {
+        while bound <= settings.max_depth && total < cap {
             progress.start(&format!("searching depth {bound}"), None);
-            let want = cap - outcome.solutions.len();
-            let (found, nodes) = search_bound(&ctx, bound, want);
+            let want = cap - total;
+            let mut seq = Vec::new();
+            let mut sink = |p: &[u16]| -> Result<(), SearchError> {
+                seq.clear();
+                seq.extend(p.iter().map(|&m| MoveId(m)));
+                replay(puzzle, &canon, start, ignore, settings, bound, &seq)?;
+                on_solution(bound, &seq);
+                Ok(())
+            };
+            let (emitted, nodes) =
+                search_bound(&ctx, bound, want, threads, options.buffering, &mut sink)?;
             progress.finish();
             outcome.nodes += nodes;
-            let found: Vec<Vec<MoveId>> = found
-                .into_iter()
-                .map(|p| p.into_iter().map(MoveId).collect())
-                .collect();
-            for s in &found {
-                self.check(start, ignore, settings, bound, s)?;
-            }
-            if !found.is_empty() && outcome.length.is_none() {
+            total += emitted;
+            if emitted > 0 && outcome.length.is_none() {
                 outcome.length = Some(bound);
                 outcome.status = Status::Solved;
             }
-            if !found.is_empty() {
-                on_length(bound, &found);
-            }
-            outcome.solutions.extend(found);
             if outcome
                 .length
                 .is_some_and(|l| bound >= l.saturating_add(settings.slack))
@@ -656,45 +415,56 @@ impl<'p> Solver<'p> {
         Ok(outcome)
     }
 
-    /// Replays a solution on the piece-level model: every move canonical after the one
-    /// before, block-legal, within the limits, total cost `bound`, and the end solved.
-    fn check(
-        &self,
-        start: &State,
-        ignore: &[IgnoreMask],
-        settings: &SolveSettings,
-        bound: u32,
-        seq: &[MoveId],
-    ) -> Result<(), SearchError> {
-        let puzzle = self.puzzle;
-        let fail = || SearchError::Replay {
-            moves: puzzle.format_sequence(seq),
-        };
-        let mut state = start.clone();
-        let mut cost = 0;
-        for (i, &m) in seq.iter().enumerate() {
-            if i > 0 && !puzzle.canonical_successor(seq[i - 1], m) {
-                return Err(fail());
-            }
-            if !puzzle.block_allows(&state, m) {
-                return Err(fail());
-            }
-            cost += settings.metric.cost(puzzle, m);
-            state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
-        }
-        for l in &settings.limits {
-            if seq.iter().filter(|&&m| l.matches(puzzle, m)).count() as u32 > l.max {
-                return Err(fail());
+    /// The canonical automaton for these move limits, rebuilt only when they change.
+    fn canon_for(&mut self, limits: &[MoveLimit]) -> Arc<Canon> {
+        match &self.canon {
+            Some((l, c)) if l == limits => c.clone(),
+            _ => {
+                let c = Arc::new(Canon::new(self.puzzle, limits));
+                self.canon = Some((limits.to_vec(), c.clone()));
+                c
             }
         }
-        if cost != bound
-            || state != puzzle.apply_sequence(start, seq)
-            || !puzzle.is_solved(&state, ignore)
-        {
+    }
+}
+
+/// Replays a solution on the piece-level model: the sequence canonical, block-legal, within the limits, total cost `bound`, and the end solved.
+pub(crate) fn replay(
+    puzzle: &Puzzle,
+    canon: &Canon,
+    start: &State,
+    ignore: &[IgnoreMask],
+    settings: &SolveSettings,
+    bound: u32,
+    seq: &[MoveId],
+) -> Result<(), SearchError> {
+    let fail = || SearchError::Replay {
+        moves: puzzle.format_sequence(seq),
+    };
+    if !canon.accepts(seq) {
+        return Err(fail());
+    }
+    let mut state = start.clone();
+    let mut cost = 0;
+    for &m in seq {
+        if !puzzle.block_allows(&state, m) {
             return Err(fail());
         }
-        Ok(())
+        cost += settings.metric.cost(puzzle, m);
+        state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
     }
+    for l in &settings.limits {
+        if seq.iter().filter(|&&m| l.matches(puzzle, m)).count() as u32 > l.max {
+            return Err(fail());
+        }
+    }
+    if cost != bound
+        || state != puzzle.apply_sequence(start, seq)
+        || !puzzle.is_solved(&state, ignore)
+    {
+        return Err(fail());
+    }
+    Ok(())
 }
 
 /// The slot of component `id`, added when new.
@@ -711,54 +481,6 @@ fn slot(id: CompId, slot_of: &mut Vec<CompId>) -> usize {
 /// The pruning tables already built for `metric`.
 fn tables_pruning(tables: &Tables, metric: Metric) -> &[crate::table::Pruning] {
     tables.built_pruning(metric)
-}
-
-/// All solutions of cost exactly `bound` (at most `cap`), in order, and the nodes
-/// generated. The top of the tree is expanded until there are enough prefixes to keep
-/// every core busy; the prefixes are searched in parallel and joined in order.
-fn search_bound(ctx: &Ctx, bound: u32, cap: usize) -> (Vec<Vec<u16>>, u64) {
-    let levels = bound as usize;
-    let mut top = Worker::new(ctx, levels, cap);
-    let want = 64 * rayon::current_num_threads().max(1);
-    let mut items = Vec::new();
-    let mut split = 1;
-    loop {
-        items.clear();
-        top.nodes = 0;
-        top.expand(0, bound, ctx.nm, split, &mut items);
-        // Enough prefixes, or the top of the tree is already costly: search what we have.
-        if items.len() >= want || split + 2 >= levels || top.nodes > 200_000 {
-            break;
-        }
-        split += 1;
-    }
-    let first_full = AtomicUsize::new(usize::MAX);
-    let results: Vec<(Vec<Vec<u16>>, u64)> = items
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Item::Solution(p) => (vec![p], 0),
-            Item::Prefix(p) => {
-                let mut w = Worker::new(ctx, levels, cap);
-                if cap != usize::MAX {
-                    w.stop = Some((&first_full, i));
-                }
-                w.below(&p, bound);
-                if w.found.len() >= cap {
-                    first_full.fetch_min(i, Relaxed);
-                }
-                (w.found, w.nodes)
-            }
-        })
-        .collect();
-    let mut nodes = top.nodes;
-    let mut out = Vec::new();
-    for (found, n) in results {
-        nodes += n;
-        out.extend(found);
-    }
-    out.truncate(cap);
-    (out, nodes)
 }
 
 #[cfg(test)]

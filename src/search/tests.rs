@@ -5,6 +5,7 @@ use crate::progress::Silent;
 use crate::puzzle::SolveSettings;
 use crate::table::cache::TableCache;
 use crate::table::testing::{cube2, transform};
+use std::sync::atomic::Ordering::Relaxed;
 
 fn solver(p: &Puzzle) -> Solver<'_> {
     Solver::new(p, Tables::new(TableCache::in_memory(), 1 << 30))
@@ -98,7 +99,7 @@ fn count_keeps_the_first_solutions_in_order() {
                 &settings,
                 SolveOptions {
                     count: Some(n),
-                    ..Default::default()
+                    ..SolveOptions::default()
                 },
                 &Silent,
                 |_, _| {},
@@ -106,4 +107,91 @@ fn count_keeps_the_first_solutions_in_order() {
             .unwrap();
         assert_eq!(some.solutions, all.solutions[..n]);
     }
+}
+
+fn jperm(p: &Puzzle) -> State {
+    let names = "R U R' F' R U R' U' R' F R2 U' R' U'";
+    let alg: Vec<MoveId> = names
+        .split(' ')
+        .map(|n| p.move_by_name(n).unwrap())
+        .collect();
+    p.apply_sequence(&p.solved, &alg)
+}
+
+/// Any number of threads and the smallest buffers give the same solutions in the same
+/// order, with and without a count.
+#[test]
+fn threads_and_buffers_do_not_change_the_order() {
+    let p = cube2();
+    let mut s = solver(&p);
+    let start = jperm(&p);
+    let settings = SolveSettings {
+        slack: 1,
+        ..SolveSettings::default()
+    };
+    let run = |s: &mut Solver, threads, per_worker, pending, count| {
+        let options = SolveOptions {
+            count,
+            threads: Some(threads),
+            buffering: ordered::Buffering {
+                per_worker,
+                pending,
+            },
+            ..SolveOptions::default()
+        };
+        s.solve(&start, &[], &settings, options, &Silent, |_, _| {})
+            .unwrap()
+            .solutions
+    };
+    let one = run(&mut s, 1, 4096, 1 << 16, None);
+    assert!(one.len() > 100, "{}", one.len());
+    for (threads, per_worker, pending) in [(2, 1, 0), (3, 2, 3), (4, 1, 1)] {
+        assert_eq!(run(&mut s, threads, per_worker, pending, None), one);
+        assert_eq!(
+            run(&mut s, threads, per_worker, pending, Some(30)),
+            one[..30]
+        );
+    }
+}
+
+/// Records whether a search depth is under way.
+struct DepthWatch(std::sync::atomic::AtomicBool);
+
+impl Progress for DepthWatch {
+    fn start(&self, _what: &str, _total: Option<u64>) {
+        self.0.store(true, Relaxed);
+    }
+    fn finish(&self) {
+        self.0.store(false, Relaxed);
+    }
+}
+
+/// Solutions reach the caller while their depth is still being searched, not when it
+/// is done; and none is kept in the outcome.
+#[test]
+fn solutions_stream_during_the_search() {
+    let p = cube2();
+    let mut s = solver(&p);
+    let start = jperm(&p);
+    let settings = SolveSettings {
+        slack: 2,
+        ..SolveSettings::default()
+    };
+    let watch = DepthWatch(false.into());
+    let mut seen = 0;
+    let mut during = 0;
+    let options = SolveOptions {
+        threads: Some(2),
+        ..SolveOptions::default()
+    };
+    let outcome = s
+        .solve_each(&start, &[], &settings, options, &watch, &mut |_, _| {
+            seen += 1;
+            during += watch.0.load(Relaxed) as usize;
+        })
+        .unwrap();
+    assert!(seen > 100);
+    assert_eq!(during, seen);
+    assert!(outcome.solutions.is_empty());
+    assert_eq!(outcome.length, Some(10));
 }

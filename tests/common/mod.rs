@@ -4,6 +4,7 @@
 use ksolve::def::{parse_puzzle, parse_scrambles};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{IgnoreMask, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State};
+use ksolve::search::canon::{Canon, DEAD};
 use ksolve::search::{Outcome, SolveOptions, Solver};
 use ksolve::table::cache::TableCache;
 use ksolve::table::Tables;
@@ -81,8 +82,9 @@ pub fn solve(
         .unwrap()
 }
 
-/// An independent brute-force search on the piece-level model: every canonical,
-/// block-legal sequence within the move limits and costing at most the depth limit, in
+/// A brute-force search on the piece-level model: every canonical (by the automaton
+/// for the scramble's limits, whose rules `solve_limits.rs` and its unit tests check on
+/// their own), block-legal sequence within the move limits and costing at most the depth limit, in
 /// depth-first order with moves in definition order; the solved ones, shortest first,
 /// from the optimal cost up to optimal + slack.
 pub fn brute_force(
@@ -91,8 +93,11 @@ pub fn brute_force(
     ignore: &[IgnoreMask],
     settings: &SolveSettings,
 ) -> Vec<Vec<MoveId>> {
+    #[allow(clippy::too_many_arguments)]
     fn walk(
         p: &Puzzle,
+        canon: &Canon,
+        state: u32,
         s: &State,
         ignore: &[IgnoreMask],
         settings: &SolveSettings,
@@ -109,10 +114,8 @@ pub fn brute_force(
             if cost + c > settings.max_depth {
                 continue;
             }
-            if path
-                .last()
-                .is_some_and(|&prev| !p.canonical_successor(prev, m))
-            {
+            let next_state = canon.step(state, m.index());
+            if next_state == DEAD {
                 continue;
             }
             if !p.block_allows(s, m) {
@@ -125,13 +128,34 @@ pub fn brute_force(
                 .all(|l| path.iter().filter(|&&x| l.matches(p, x)).count() as u32 <= l.max);
             if within {
                 let next = s.then(&p.mv(m).effect, &p.sets);
-                walk(p, &next, ignore, settings, path, cost + c, out);
+                walk(
+                    p,
+                    canon,
+                    next_state,
+                    &next,
+                    ignore,
+                    settings,
+                    path,
+                    cost + c,
+                    out,
+                );
             }
             path.pop();
         }
     }
     let mut found = Vec::new();
-    walk(p, start, ignore, settings, &mut Vec::new(), 0, &mut found);
+    let canon = Canon::new(p, &settings.limits);
+    walk(
+        p,
+        &canon,
+        Canon::START,
+        start,
+        ignore,
+        settings,
+        &mut Vec::new(),
+        0,
+        &mut found,
+    );
     found.sort_by_key(|(c, _)| *c);
     let Some(&(best, _)) = found.first() else {
         return Vec::new();

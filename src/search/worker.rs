@@ -1,0 +1,395 @@
+//! The depth-first workers of one search bound: each owns its node stacks (nothing is
+//! allocated per node), searches below one prefix of the top of the tree at a time, and
+//! hands its solutions to the [`Emitter`] that keeps ksolve+'s order.
+
+use super::canon::{Canon, DEAD};
+use super::ordered::{Buffering, Emitter, Sink};
+use super::{Ctx, SearchError};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+/// One item of the top of the tree: a solution shorter than the split depth, or a
+/// prefix to search below.
+enum Item {
+    Solution(Vec<u16>),
+    Prefix(Vec<u16>),
+}
+
+/// A depth-first searcher with its own stacks.
+struct Worker<'c, 'a, 'e> {
+    ctx: &'c Ctx<'a>,
+    states: Vec<u32>,
+    /// Children of the node at each level (`nm` rows per level), their moves, the cost
+    /// left after them, and scratch for their table values.
+    kids: Vec<u32>,
+    kmove: Vec<u16>,
+    kstate: Vec<u32>,
+    kleft: Vec<u32>,
+    h: Vec<u32>,
+    path: Vec<u16>,
+    counts: Vec<u32>,
+    nodes: u64,
+    /// Solutions of the current prefix not yet handed to the emitter.
+    found: Vec<Vec<u16>>,
+    /// Solutions of the current prefix so far, handed over or not.
+    in_prefix: usize,
+    /// Where solutions go in order (none for the top of the tree), this worker's prefix
+    /// index, and whether that prefix is the head (its solutions go straight out).
+    out: Option<&'c Emitter<'e>>,
+    me: usize,
+    is_head: bool,
+}
+
+impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
+    fn new(ctx: &'c Ctx<'a>, levels: usize, out: Option<&'c Emitter<'e>>) -> Self {
+        let mut states = vec![0u32; (levels + 1) * ctx.width];
+        states[..ctx.width].copy_from_slice(&ctx.start);
+        Worker {
+            ctx,
+            states,
+            kids: vec![0; (levels + 1) * ctx.nm * ctx.width],
+            kmove: vec![0; (levels + 1) * ctx.nm],
+            kstate: vec![0; (levels + 1) * ctx.nm],
+            kleft: vec![0; (levels + 1) * ctx.nm],
+            h: vec![0; ctx.nm],
+            path: Vec::with_capacity(levels),
+            counts: vec![0; ctx.limit_max.len()],
+            nodes: 0,
+            found: Vec::new(),
+            in_prefix: 0,
+            out,
+            me: 0,
+            is_head: false,
+        }
+    }
+
+    fn row(&self, level: usize) -> &[u32] {
+        &self.states[level * self.ctx.width..(level + 1) * self.ctx.width]
+    }
+
+    fn is_goal(&self, level: usize) -> bool {
+        let vals = self.row(level);
+        self.ctx
+            .goal
+            .iter()
+            .all(|(slot, bits)| bits[vals[*slot] as usize])
+    }
+
+    /// The base moves that split no block in the node at `level`.
+    fn legal(&self, level: usize) -> u128 {
+        let vals = self.row(level);
+        let mut legal = !0u128;
+        for block in &self.ctx.blocks {
+            let (mut all, mut any) = (!0u128, 0u128);
+            for &(slot, set) in block {
+                let t = self.ctx.touched[set][vals[slot] as usize];
+                all &= t;
+                any |= t;
+            }
+            legal &= all | !any;
+        }
+        legal
+    }
+
+    /// Writes the child of the node at `level` by move `m` into the next row.
+    #[inline]
+    fn advance(&mut self, level: usize, m: usize) {
+        let (w, nm) = (self.ctx.width, self.ctx.nm);
+        let (cur, next) = self.states.split_at_mut((level + 1) * w);
+        let cur = &cur[level * w..];
+        for ((n, &c), t) in next[..w].iter_mut().zip(cur).zip(&self.ctx.tables) {
+            *n = t[c as usize * nm + m];
+        }
+    }
+
+    /// Tries move `m` from the node at `level` (in automaton state `state`): when it is
+    /// allowed and the child may still reach the goal within the bound, the child is in
+    /// the next row and the cost left after the move and the child's state are returned.
+    #[inline]
+    fn try_move(
+        &mut self,
+        level: usize,
+        remaining: u32,
+        state: u32,
+        m: usize,
+        legal: u128,
+    ) -> Option<(u32, u32)> {
+        let ctx = self.ctx;
+        let to = self.may_try(remaining, state, m, legal);
+        if to == DEAD {
+            return None;
+        }
+        let cost = ctx.cost[m];
+        self.advance(level, m);
+        self.nodes += 1;
+        let left = remaining - cost;
+        let next = &self.states[(level + 1) * ctx.width..(level + 2) * ctx.width];
+        for (slots, t) in &ctx.prune {
+            let idx: u64 = slots.iter().map(|&(s, st)| next[s] as u64 * st).sum();
+            if t.get(idx) > left {
+                return None;
+            }
+        }
+        Some((left, to))
+    }
+
+    fn limits_allow(&self, mut mask: u64) -> bool {
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            if self.counts[i] >= self.ctx.limit_max[i] {
+                return false;
+            }
+            mask &= mask - 1;
+        }
+        true
+    }
+
+    fn push(&mut self, m: usize) {
+        self.path.push(m as u16);
+        let mut mask = self.ctx.limit_mask[m];
+        while mask != 0 {
+            self.counts[mask.trailing_zeros() as usize] += 1;
+            mask &= mask - 1;
+        }
+    }
+
+    fn pop(&mut self) {
+        if let Some(m) = self.path.pop() {
+            let mut mask = self.ctx.limit_mask[m as usize];
+            while mask != 0 {
+                self.counts[mask.trailing_zeros() as usize] -= 1;
+                mask &= mask - 1;
+            }
+        }
+    }
+
+    /// The automaton state after move `m` from a node (in `state`, with `remaining`
+    /// cost left and block-legal base moves `legal`), or [`DEAD`] when the move may not
+    /// be made; decided before looking at the child.
+    #[inline]
+    fn may_try(&self, remaining: u32, state: u32, m: usize, legal: u128) -> u32 {
+        let ctx = self.ctx;
+        let to = ctx.canon.step(state, m);
+        if to != DEAD
+            && ctx.cost[m] <= remaining
+            && (legal >> ctx.base[m]) & 1 == 1
+            && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
+        {
+            to
+        } else {
+            DEAD
+        }
+    }
+
+    /// Every solution below the node at `level` with exactly `remaining` cost left.
+    ///
+    /// All children of a node are made first, then pruned one table at a time over
+    /// all of them: the table reads of different children are independent, so their
+    /// cache misses overlap instead of queueing one behind the other. Survivors keep
+    /// their move order, so solutions come out in ksolve+'s order.
+    fn dfs(&mut self, level: usize, remaining: u32, state: u32) {
+        if remaining == 0 {
+            if self.is_goal(level) {
+                self.record();
+            }
+            return;
+        }
+        let ctx = self.ctx;
+        let (nm, w) = (ctx.nm, ctx.width);
+        let legal = self.legal(level);
+        let kbase = level * nm;
+        let mut alive = 0;
+        for m in 0..nm {
+            let to = self.may_try(remaining, state, m, legal);
+            if to == DEAD {
+                continue;
+            }
+            let k = kbase + alive;
+            let cur = &self.states[level * w..(level + 1) * w];
+            let row = &mut self.kids[k * w..(k + 1) * w];
+            for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
+                *r = t[c as usize * nm + m];
+            }
+            self.kmove[k] = m as u16;
+            self.kstate[k] = to;
+            self.kleft[k] = remaining - ctx.cost[m];
+            alive += 1;
+        }
+        self.nodes += alive as u64;
+        for (slots, t) in &ctx.prune {
+            if alive == 0 {
+                return;
+            }
+            for i in 0..alive {
+                let row = &self.kids[(kbase + i) * w..(kbase + i + 1) * w];
+                let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
+                self.h[i] = t.get(idx);
+            }
+            let mut kept = 0;
+            for i in 0..alive {
+                if self.h[i] <= self.kleft[kbase + i] {
+                    if kept != i {
+                        let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
+                        self.kids.copy_within(b..b + w, a);
+                        self.kmove[kbase + kept] = self.kmove[kbase + i];
+                        self.kstate[kbase + kept] = self.kstate[kbase + i];
+                        self.kleft[kbase + kept] = self.kleft[kbase + i];
+                    }
+                    kept += 1;
+                }
+            }
+            alive = kept;
+        }
+        for i in 0..alive {
+            let k = kbase + i;
+            let next = (level + 1) * w;
+            self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
+            let m = self.kmove[k] as usize;
+            self.push(m);
+            self.dfs(level + 1, self.kleft[k], self.kstate[k]);
+            self.pop();
+            if self.halted() {
+                return;
+            }
+        }
+    }
+
+    /// Keeps the solution at the end of the path: straight to the emitter when this
+    /// prefix is the head, else in the buffer, which is handed over (after waiting for
+    /// the head) when full.
+    fn record(&mut self) {
+        self.found.push(self.path.clone());
+        self.in_prefix += 1;
+        if let Some(out) = self.out {
+            if self.in_prefix >= out.cap() {
+                out.mark_full(self.me);
+            }
+            if self.is_head || self.found.len() >= out.buffering.per_worker {
+                self.is_head = out.flush(self.me, &mut self.found);
+            }
+        }
+    }
+
+    /// Whether this prefix's search should stop: it alone has all the solutions still
+    /// wanted, or the emitter says so.
+    #[inline]
+    fn halted(&self) -> bool {
+        match self.out {
+            Some(out) => self.in_prefix >= out.cap() || out.halted(self.me),
+            None => false,
+        }
+    }
+
+    /// Like [`Worker::dfs`], but stops at `split` moves and lists the prefixes there.
+    fn expand(
+        &mut self,
+        level: usize,
+        remaining: u32,
+        state: u32,
+        split: usize,
+        out: &mut Vec<Item>,
+    ) {
+        if remaining == 0 {
+            if self.is_goal(level) {
+                out.push(Item::Solution(self.path.clone()));
+            }
+            return;
+        }
+        if level == split {
+            out.push(Item::Prefix(self.path.clone()));
+            return;
+        }
+        let legal = self.legal(level);
+        for m in 0..self.ctx.nm {
+            if let Some((left, to)) = self.try_move(level, remaining, state, m, legal) {
+                self.push(m);
+                self.expand(level + 1, left, to, split, out);
+                self.pop();
+            }
+        }
+    }
+
+    /// Searches below `prefix` (number `me` in order), whose nodes are recomputed
+    /// through the move tables, and hands its solutions to the emitter.
+    fn below(&mut self, me: usize, prefix: &[u16], bound: u32) {
+        self.me = me;
+        self.is_head = false;
+        self.in_prefix = 0;
+        self.path.clear();
+        self.counts.iter_mut().for_each(|c| *c = 0);
+        let mut spent = 0;
+        let mut state = Canon::START;
+        for (level, &m) in prefix.iter().enumerate() {
+            self.advance(level, m as usize);
+            self.push(m as usize);
+            spent += self.ctx.cost[m as usize];
+            state = self.ctx.canon.step(state, m as usize);
+        }
+        self.dfs(prefix.len(), bound - spent, state);
+        if let Some(out) = self.out {
+            if !out.halted(me) {
+                out.finish(me, std::mem::take(&mut self.found));
+            }
+            self.found.clear();
+        }
+    }
+}
+
+/// Searches every sequence of cost exactly `bound`, handing at most `cap` solutions to
+/// `sink` in order; returns how many it was given and the nodes generated. The top of
+/// the tree is expanded until there are enough prefixes to keep every thread busy;
+/// `threads` workers claim the prefixes in order and deliver through an [`Emitter`].
+pub(super) fn search_bound(
+    ctx: &Ctx,
+    bound: u32,
+    cap: usize,
+    threads: usize,
+    buffering: Buffering,
+    sink: &mut Sink<'_>,
+) -> Result<(usize, u64), SearchError> {
+    let levels = bound as usize;
+    let mut top = Worker::new(ctx, levels, None);
+    let want = 64 * threads;
+    let mut items = Vec::new();
+    let mut split = 1;
+    loop {
+        items.clear();
+        top.nodes = 0;
+        top.expand(0, bound, Canon::START, split, &mut items);
+        // Enough prefixes, or the top of the tree is already costly: search what we have.
+        if items.len() >= want || split + 2 >= levels || top.nodes > 200_000 {
+            break;
+        }
+        split += 1;
+    }
+    let emitter = Emitter::new(sink, cap, buffering);
+    let next = AtomicUsize::new(0);
+    let nodes = AtomicU64::new(top.nodes);
+    let work = || {
+        let mut w = Worker::new(ctx, levels, Some(&emitter));
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= items.len() || emitter.halted(i) {
+                break;
+            }
+            match &items[i] {
+                Item::Solution(p) => emitter.finish(i, vec![p.clone()]),
+                Item::Prefix(p) => w.below(i, p, bound),
+            }
+        }
+        nodes.fetch_add(w.nodes, Relaxed);
+    };
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(work);
+            }
+        });
+    }
+    let (emitted, _, error) = emitter.into_result();
+    match error {
+        Some(e) => Err(e),
+        None => Ok((emitted, nodes.into_inner())),
+    }
+}

@@ -1,0 +1,116 @@
+//! The command line never gives a wrong or endless answer for what the settings make
+//! impossible: `--count 0`, positions the moves left by `MoveLimits` cannot reach, and
+//! huge `Slack` runs, which print solutions as they are found.
+
+mod common;
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("cube2.def");
+    let scr = dir.path().join("s.txt");
+    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&scr, scrambles).unwrap();
+    (dir, def, scr)
+}
+
+fn ksolve(def: &PathBuf, scr: &PathBuf, extra: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    cmd.arg("solve")
+        .arg(def)
+        .arg(scr)
+        .arg("--no-cache")
+        .args(extra);
+    cmd
+}
+
+#[test]
+fn count_zero_is_refused() {
+    let (_d, def, scr) = files("ScrambleAlg two\nR U\nEnd\n");
+    let out = ksolve(&def, &scr, &["--count", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--count"), "{err}");
+    let help = ksolve(&def, &scr, &["--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("1 or more"), "{help}");
+}
+
+#[test]
+fn positions_the_allowed_moves_cannot_reach_are_refused() {
+    // F is forbidden, so F's position can never be solved; R's still can.
+    let (_d, def, scr) = files(
+        "MoveLimits\nF* 0\nEnd\nScrambleAlg f\nF\nEnd\nScrambleAlg r\nR\nEnd\n\
+         MoveLimits\nU 0\nU2 0\nU' 0\nR* 0\nF* 0\nEnd\nScramble nothing left\nCORNERS\n\
+         2 1 3 4 5 6 7\nEnd\n",
+    );
+    let out = ksolve(&def, &scr, &[])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "1 5 7\n1 2 0 0 2 1 0\n\
+             No solution: the position cannot be reached: with only the moves MoveLimits \
+             allow (U U2 U' R R2 R'), "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Solving r\nScramble position:"), "{text}");
+    assert!(text.contains("  R'\n"), "{text}");
+    assert!(
+        text.contains("Solving nothing left\nNo solution: the position cannot be reached: with only the moves MoveLimits allow (none), "),
+        "{text}"
+    );
+    let out = ksolve(&def, &scr, &["--json"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["status"], "unreachable");
+    assert!(first["reason"]
+        .as_str()
+        .unwrap()
+        .contains("MoveLimits allow"));
+}
+
+/// A Slack too large to finish prints solutions while it runs: killed after a few
+/// seconds, it has printed the optimal ones and longer ones, one per line.
+#[test]
+fn huge_slack_prints_solutions_as_it_goes() {
+    let (_d, def, scr) =
+        files("Slack 4294967295\nScrambleAlg j\nR U R' F' R U R' U' R' F R2 U' R' U'\nEnd\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+        .arg("solve")
+        .arg(&def)
+        .arg(&scr)
+        .args(["--no-cache", "--quiet", "--threads", "2"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = reader.join().unwrap();
+    let lengths: Vec<usize> = text
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().count())
+        .collect();
+    assert!(lengths.len() >= 20, "{text}");
+    assert_eq!(lengths[..20], [10; 20]);
+    assert!(lengths.iter().any(|&l| l > 10), "{}", lengths.len());
+}

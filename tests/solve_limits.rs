@@ -178,9 +178,11 @@ fn rotate_board_limits_match_directed_moves() {
         plain += &format!("ScrambleAlg {name}\n{}\nEnd\n", ccw.join(" "));
         noinverse += &format!("ScrambleAlg {name}\n{}\nEnd\n", thrice.join(" "));
     }
-    // One solver per puzzle, so each builds its (small) tables once.
-    let mut sp = Solver::new(&p, Tables::new(TableCache::in_memory(), 1 << 22));
-    let mut sd = Solver::new(&d, Tables::new(TableCache::in_memory(), 1 << 22));
+    // One solver per puzzle, so each builds its tables once. The exact goal test of 16
+    // distinct letters needs about 170 MB of move tables; the budget leaves a little for
+    // pruning tables.
+    let mut sp = Solver::new(&p, Tables::new(TableCache::in_memory(), 180 << 20));
+    let mut sd = Solver::new(&d, Tables::new(TableCache::in_memory(), 180 << 20));
     let run = |s: &mut Solver, start: &State, settings: &SolveSettings| -> Outcome {
         s.solve(
             start,

@@ -114,3 +114,29 @@ fn huge_slack_prints_solutions_as_it_goes() {
     assert_eq!(lengths[..20], [10; 20]);
     assert!(lengths.iter().any(|&l| l > 10), "{}", lengths.len());
 }
+
+#[test]
+fn more_move_limits_than_the_search_counts_are_refused() {
+    // The search counts limits as bits of one word; a 65th limit must be refused in
+    // words, not end in an internal replay error.
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("many.def");
+    let scr = dir.path().join("s.txt");
+    let mut text = String::from("Set P 2 1\n");
+    let mut limits = String::from("MoveLimits\n");
+    for i in 0..65 {
+        text.push_str(&format!("Move M{i}\nP\n2 1\nEnd\n"));
+        limits.push_str(&format!("M{i} 3\n"));
+    }
+    limits.push_str("End\nScrambleAlg x\nM0\nEnd\n");
+    std::fs::write(&def, text).unwrap();
+    std::fs::write(&scr, limits).unwrap();
+    let out = ksolve(&def, &scr, &[])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("at most 64 MoveLimits"), "{err}");
+    assert!(!err.contains("internal error"), "{err}");
+}

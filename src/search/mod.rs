@@ -82,6 +82,11 @@ pub enum SearchError {
     Replay { moves: String },
     #[error("Block needs at most 128 base moves; this puzzle has {0}")]
     TooManyMoves(usize),
+    /// Move limits are counted as bits of one word per search node.
+    #[error(
+        "the search supports at most 64 MoveLimits lines in force at once; this scramble has {0}"
+    )]
+    TooManyLimits(usize),
     #[error(
         "set {0} is too large to track orientations by position, and the scramble ignores \
          a piece but not its twist: not supported"
@@ -220,6 +225,9 @@ impl<'p> Solver<'p> {
         if !puzzle.blocks.is_empty() && puzzle.base_moves.len() > 128 {
             return Err(SearchError::TooManyMoves(puzzle.base_moves.len()));
         }
+        if settings.limits.len() > 64 {
+            return Err(SearchError::TooManyLimits(settings.limits.len()));
+        }
         let canon = self.canon_for(&settings.limits);
         let unreachable = Outcome {
             status: Status::Unreachable,
@@ -342,7 +350,6 @@ impl<'p> Solver<'p> {
                 limits
                     .iter()
                     .enumerate()
-                    .take(64)
                     .filter(|(_, l)| l.matches(puzzle, MoveId(m as u16)))
                     .fold(0u64, |acc, (i, _)| acc | 1 << i)
             })
@@ -364,7 +371,7 @@ impl<'p> Solver<'p> {
             blocks,
             touched: touched_by(puzzle),
             limit_mask,
-            limit_max: limits.iter().take(64).map(|l| l.max).collect(),
+            limit_max: limits.iter().map(|l| l.max).collect(),
         };
 
         let h0 = ctx.heuristic(&ctx.start);

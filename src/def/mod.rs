@@ -26,6 +26,8 @@ mod twsearch;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod twsearch_tests;
 
 pub use error::{DefError, ErrorKind, Warning};
 pub use print::{format_state, write_def};

@@ -115,7 +115,7 @@ fn solve(def: &Path, scr: &str) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn sample_2x2x2_tws_solves_a_three_move_scramble_in_three() {
+fn sample_2x2x2_tws_solves_an_alg_and_a_zero_based_state() {
     let Some(dir) = samples() else {
         eprintln!("skipped: no twsearch-samples folder");
         return;
@@ -124,9 +124,15 @@ fn sample_2x2x2_tws_solves_a_three_move_scramble_in_three() {
         eprintln!("skipped in debug builds: set KSOLVE_SLOW_TESTS=1");
         return;
     }
-    let got = solve(&dir.join("2x2x2.tws"), "ScrambleAlg t\nR U F'\nEnd\n");
+    // The second scramble is the sample's `U` in twsearch's 0-based `ScrambleState`.
+    let got = solve(
+        &dir.join("2x2x2.tws"),
+        "ScrambleAlg t\nR U F'\nEnd\nScrambleState u\nCORNER\n2 1 5 3 4 6 0 7\nEnd\n",
+    );
     assert_eq!(got[0]["status"], "solved");
     assert_eq!(got[0]["length"], 3);
+    assert_eq!(got[1]["length"], 1);
+    assert_eq!(got[1]["solutions"][0], "U'");
 }
 
 /// A 2x2x2 with one corner fixed, written with twsearch's constructs: a 0-based

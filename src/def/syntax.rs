@@ -216,8 +216,8 @@ fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
     // twsearch (and PuzzleGeometry's `2F`, `3Rw`) lets move names start with a digit:
     // a move name never stands alone on a line, so it cannot be taken for a vector. A
     // set name can, and a bare number would be ambiguous in `MoveLimits`.
-    let digit_led = name.starts_with(|c: char| c.is_ascii_digit())
-        && !name.chars().all(|c| c.is_ascii_digit());
+    let digit_led =
+        name.starts_with(|c: char| c.is_ascii_digit()) && !name.chars().all(|c| c.is_ascii_digit());
     if looks_numeric(name) && !(what == "move" && digit_led) {
         return Err(src.err(
             line,

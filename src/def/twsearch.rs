@@ -67,7 +67,11 @@ impl Expander<'_> {
     /// Adds `name` and, unless directed, its powers `name2`, `name'`, ... .
     fn add(&mut self, name: &str, effect: Transform, directed: bool, at: usize) {
         let k = order(&effect, self.sets);
-        let last = if directed { 1 } else { k.saturating_sub(1).max(1) };
+        let last = if directed {
+            1
+        } else {
+            k.saturating_sub(1).max(1)
+        };
         let mut acc = effect.clone();
         for j in 1..=last {
             let n = if directed {
@@ -133,7 +137,12 @@ pub(crate) fn expand(
         defined_at: HashMap::new(),
     };
     for ((name, file_form, directed), line) in base.iter().zip(lines.iter()) {
-        ex.add(name, Transform::from_ksolve(sets, file_form), *directed, line.no);
+        ex.add(
+            name,
+            Transform::from_ksolve(sets, file_form),
+            *directed,
+            line.no,
+        );
     }
     let mut aliases = Vec::new();
     let mut pending: Vec<(Line, Vec<(String, usize)>)> = derived

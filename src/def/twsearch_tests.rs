@@ -147,18 +147,17 @@ fn move_sequence_errors_name_the_place() {
 fn zero_based_states_read_like_one_based_ones() {
     let one = tws("");
     let zero = CUBE
-        .replace("Solved\nCORNERS\n1 2 3 4 5 6 7", "StartState\nCORNERS\n0 1 2 3 4 5 6")
+        .replace(
+            "Solved\nCORNERS\n1 2 3 4 5 6 7",
+            "StartState\nCORNERS\n0 1 2 3 4 5 6",
+        )
         .replace(
             "Move R\nCORNERS\n1 3 6 4 2 5 7",
             "MoveTransformation R\nCORNERS\n0 2 5 3 1 4 6",
         );
     let zero = parse_puzzle(zero.as_bytes(), "z.tws").unwrap().0;
     assert_eq!(zero, one);
-    let e = parse_puzzle(
-        CUBE.replace("Solved", "StartState").as_bytes(),
-        "z.tws",
-    )
-    .unwrap_err();
+    let e = parse_puzzle(CUBE.replace("Solved", "StartState").as_bytes(), "z.tws").unwrap_err();
     assert_eq!((e.line, e.col), (5, 13), "{e}");
     assert!(e.to_string().contains("from 0 to 6"), "{e}");
     // ScrambleState numbers from 0, Scramble from 1.
@@ -169,8 +168,12 @@ fn zero_based_states_read_like_one_based_ones() {
     )
     .unwrap();
     assert_eq!(a[0].source, a[1].source);
-    let e = parse_scrambles(b"ScrambleState a\nCORNERS\n1 2 3 4 5 6 7\nEnd\n", "s.scr", &one)
-        .unwrap_err();
+    let e = parse_scrambles(
+        b"ScrambleState a\nCORNERS\n1 2 3 4 5 6 7\nEnd\n",
+        "s.scr",
+        &one,
+    )
+    .unwrap_err();
     assert_eq!((e.line, e.col), (3, 13), "{e}");
 }
 
@@ -179,7 +182,10 @@ fn unsupported_twsearch_constructs_are_refused_by_name() {
     let e = tws_err("Illegal CORNERS 1 2 3\n");
     assert_eq!((e.line, e.col), (21, 1), "{e}");
     let text = e.to_string();
-    assert!(text.starts_with("t.tws:21:1: twsearch's `Illegal`"), "{text}");
+    assert!(
+        text.starts_with("t.tws:21:1: twsearch's `Illegal`"),
+        "{text}"
+    );
     assert!(text.contains("not supported"), "{text}");
     let p = tws("");
     let e = parse_scrambles(b"CPOS 0123456\n", "s.scr", &p).unwrap_err();

@@ -3,12 +3,13 @@
 //! and builds the [`Puzzle`].
 
 use super::error::{DefError, ErrorKind, Warning};
+use super::forbidden::forbidden_pairs;
 use super::lex::{entry, Entry, EntryError, Line, Source};
-use super::names::{set_index, MoveNames};
+use super::names::set_index;
 use super::syntax::{DefItem, Reader, Section};
 use super::twsearch;
 use super::{MAX_MOVES, MAX_MOVE_ENTRIES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE};
-use crate::puzzle::{self, Block, IgnoreMask, MoveId, Puzzle, SetDef, SetState, State, Transform};
+use crate::puzzle::{self, Block, IgnoreMask, Puzzle, SetDef, SetState, State, Transform};
 use std::collections::HashMap;
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
@@ -344,7 +345,7 @@ impl<'s> Builder<'s> {
                 )),
             ));
         }
-        let parts = self.position(sections, Kind::Solved, first_piece(line))?;
+        let parts = self.position(sections, Kind::Solved, twsearch::first_piece(line))?;
         let state = fill(&self.sets, parts);
         self.solved = Some((state, line.no));
         Ok(())
@@ -368,7 +369,7 @@ impl<'s> Builder<'s> {
         if (self.total_moves + 1) * self.positions > MAX_MOVE_ENTRIES {
             return Err(too_big(src, &line, self.total_moves + 1, self.positions));
         }
-        let parts = self.position(sections, Kind::Move, first_piece(&line))?;
+        let parts = self.position(sections, Kind::Move, twsearch::first_piece(&line))?;
         let file_form = fill(&self.sets, parts);
         let effect = Transform::from_ksolve(&self.sets, &file_form);
         // A move that only "twists" one-orientation pieces is also refused: it would be a
@@ -591,42 +592,7 @@ impl<'s> Builder<'s> {
             by_name.insert(&m.name, m.base);
         }
         twsearch::attach_aliases(src, &mut puzzle, aliases)?;
-        let mut pairs: Vec<(MoveId, MoveId)> = Vec::new();
-        let names = MoveNames::new(&puzzle);
-        for (groups, rows) in &self.forbidden {
-            for row in rows {
-                let ids = (0..row.toks.len())
-                    .map(|t| names.resolve(src, row, t))
-                    .collect::<Result<Vec<MoveId>, DefError>>()?;
-                if *groups {
-                    // A group names each move once however often the line repeats it,
-                    // which keeps the pairs at most quadratic in the number of moves
-                    // rather than in the length of the line.
-                    let mut seen = vec![false; puzzle.moves.len()];
-                    let distinct: Vec<MoveId> = ids
-                        .into_iter()
-                        .filter(|id| !std::mem::replace(&mut seen[id.index()], true))
-                        .collect();
-                    for &a in &distinct {
-                        for &b in &distinct {
-                            pairs.push((a, b));
-                        }
-                    }
-                } else {
-                    if ids.len() != 2 {
-                        return Err(src.err(
-                            row,
-                            2.min(ids.len()),
-                            invalid(format!(
-                                "{} move names in a ForbiddenPairs line: expected two, `FIRST SECOND` (SECOND may not follow FIRST)",
-                                ids.len()
-                            )),
-                        ));
-                    }
-                    pairs.push((ids[0], ids[1]));
-                }
-            }
-        }
+        let pairs = forbidden_pairs(src, &puzzle, &self.forbidden)?;
         for (a, b) in pairs {
             puzzle.forbid(a, b);
         }
@@ -644,15 +610,6 @@ fn too_big(src: &Source, line: &Line, moves: usize, pieces: usize) -> DefError {
             moves * pieces
         )),
     )
-}
-
-/// The number of the first piece in a block opened by `line`: twsearch's
-/// `StartState` and `MoveTransformation` count from 0 like cubing.js, the rest from 1.
-fn first_piece(line: &Line) -> u64 {
-    match line.first() {
-        "StartState" | "MoveTransformation" => 0,
-        _ => 1,
-    }
 }
 
 /// Reads a 0/1 mask.

@@ -17,6 +17,7 @@
 
 mod definition;
 mod error;
+mod forbidden;
 mod lex;
 mod names;
 mod print;

@@ -8,6 +8,7 @@ use super::error::{DefError, ErrorKind};
 use super::lex::{entry, Entry, EntryError, Line, Source};
 use super::names::{set_index, set_names, MoveNames};
 use super::syntax::{Reader, ScrItem, Section};
+use super::twsearch::first_piece;
 use crate::puzzle::{
     LimitKey, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings, Target,
 };
@@ -296,8 +297,7 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
     while let Some(item) = reader.next_scramble()? {
         let (line, source) = match item {
             ScrItem::Scramble(line, secs) => {
-                // twsearch's `ScrambleState` and `StartState` number pieces from 0.
-                let first = if line.first() == "Scramble" { 1 } else { 0 };
+                let first = first_piece(&line);
                 let target = position(src, puzzle, &sets, line.rest(), &secs, first)?;
                 (line, ScrambleSource::Position(target))
             }

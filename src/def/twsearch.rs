@@ -23,6 +23,16 @@ fn invalid(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Invalid(msg.into())
 }
 
+/// The number of the first piece in a block opened by `line`: twsearch's
+/// `StartState`, `MoveTransformation` and `ScrambleState` count from 0 like cubing.js,
+/// ksolve+'s blocks from 1.
+pub(crate) fn first_piece(line: &Line) -> u64 {
+    match line.first() {
+        "StartState" | "MoveTransformation" | "ScrambleState" => 0,
+        _ => 1,
+    }
+}
+
 /// An alias waiting for the final puzzle: its name, the move it names, and its line.
 pub(crate) struct Alias {
     name: String,

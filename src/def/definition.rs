@@ -3,11 +3,13 @@
 //! and builds the [`Puzzle`].
 
 use super::error::{DefError, ErrorKind, Warning};
+use super::forbidden::forbidden_pairs;
 use super::lex::{entry, Entry, EntryError, Line, Source};
-use super::names::{set_index, MoveNames};
+use super::names::set_index;
 use super::syntax::{DefItem, Reader, Section};
+use super::twsearch;
 use super::{MAX_MOVES, MAX_MOVE_ENTRIES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE};
-use crate::puzzle::{self, Block, IgnoreMask, MoveId, Puzzle, SetDef, SetState, State, Transform};
+use crate::puzzle::{self, Block, IgnoreMask, Puzzle, SetDef, SetState, State, Transform};
 use std::collections::HashMap;
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
@@ -120,6 +122,8 @@ struct Builder<'s> {
     ignore: Option<(Vec<IgnoreMask>, usize)>,
     blocks: Vec<Block>,
     forbidden: Vec<(bool, Vec<Line>)>,
+    /// twsearch's `MoveAlias` and `MoveSequence` lines, expanded in `finish`.
+    derived: Vec<Line>,
     warned_deprecated: bool,
     warnings: Vec<Warning>,
 }
@@ -204,10 +208,13 @@ impl<'s> Builder<'s> {
     }
 
     /// Reads the sets of a Solved, Move or Ignore block. Sets left out stay `None`.
+    /// `first` is the number of the first piece: 1 in ksolve+, 0 in twsearch's
+    /// `StartState` and `MoveTransformation`.
     fn position(
         &self,
         sections: &[Section],
         kind: Kind,
+        first: u64,
     ) -> Result<Vec<Option<SetState>>, DefError> {
         let src = self.src;
         let mut out: Vec<Option<SetState>> = vec![None; self.sets.len()];
@@ -224,7 +231,7 @@ impl<'s> Builder<'s> {
                     },
                 ));
             }
-            let perm = self.perm_row(&sec.rows[0], set, kind)?;
+            let perm = self.perm_row(&sec.rows[0], set, kind, first)?;
             let ori = match sec.rows.get(1) {
                 Some(row) => self.ori_row(row, set, kind)?,
                 None => vec![0; set.size],
@@ -252,22 +259,29 @@ impl<'s> Builder<'s> {
             .collect()
     }
 
-    fn perm_row(&self, line: &Line, set: &SetDef, kind: Kind) -> Result<Vec<u16>, DefError> {
+    fn perm_row(
+        &self,
+        line: &Line,
+        set: &SetDef,
+        kind: Kind,
+        first: u64,
+    ) -> Result<Vec<u16>, DefError> {
         let src = self.src;
         let n = set.size as u64;
         if kind == Kind::Ignore {
             let v = self.numbers(line, set, "0 (solve) or 1 (may be ignored)")?;
             return mask(src, line, &v).map(|m| m.into_iter().map(u16::from).collect());
         }
-        let v = self.numbers(line, set, &format!("a piece number from 1 to {n}"))?;
+        let last = n - 1 + first;
+        let v = self.numbers(line, set, &format!("a piece number from {first} to {last}"))?;
         let mut first_at: HashMap<u64, usize> = HashMap::new();
         for (t, &x) in v.iter().enumerate() {
-            if x < 1 || x > n {
+            if x < first || x > last {
                 return Err(src.err(
                     line,
                     t,
                     ErrorKind::NotAPermutation(format!(
-                        "`{x}` is not a piece of set `{}`: expected numbers from 1 to {n}",
+                        "`{x}` is not a piece of set `{}`: expected numbers from {first} to {last}",
                         set.name
                     )),
                 ));
@@ -278,7 +292,7 @@ impl<'s> Builder<'s> {
                         line,
                         t,
                         ErrorKind::NotAPermutation(format!(
-                            "`{x}` appears twice (also at column {}): expected each of 1 to {n} exactly once in a move (only Solved may repeat pieces)",
+                            "`{x}` appears twice (also at column {}): expected each of {first} to {last} exactly once in a move (only Solved may repeat pieces)",
                             line.toks[prev].col
                         )),
                     ));
@@ -286,7 +300,7 @@ impl<'s> Builder<'s> {
                 first_at.insert(x, t);
             }
         }
-        Ok(v.into_iter().map(|x| (x - 1) as u16).collect())
+        Ok(v.into_iter().map(|x| (x - first) as u16).collect())
     }
 
     fn ori_row(&self, line: &Line, set: &SetDef, kind: Kind) -> Result<Vec<u8>, DefError> {
@@ -331,7 +345,7 @@ impl<'s> Builder<'s> {
                 )),
             ));
         }
-        let parts = self.position(sections, Kind::Solved)?;
+        let parts = self.position(sections, Kind::Solved, twsearch::first_piece(line))?;
         let state = fill(&self.sets, parts);
         self.solved = Some((state, line.no));
         Ok(())
@@ -355,7 +369,7 @@ impl<'s> Builder<'s> {
         if (self.total_moves + 1) * self.positions > MAX_MOVE_ENTRIES {
             return Err(too_big(src, &line, self.total_moves + 1, self.positions));
         }
-        let parts = self.position(sections, Kind::Move)?;
+        let parts = self.position(sections, Kind::Move, twsearch::first_piece(&line))?;
         let file_form = fill(&self.sets, parts);
         let effect = Transform::from_ksolve(&self.sets, &file_form);
         // A move that only "twists" one-orientation pieces is also refused: it would be a
@@ -407,7 +421,7 @@ impl<'s> Builder<'s> {
                 )),
             ));
         }
-        let parts = self.position(sections, Kind::Ignore)?;
+        let parts = self.position(sections, Kind::Ignore, 1)?;
         let masks = self
             .sets
             .iter()
@@ -539,7 +553,7 @@ impl<'s> Builder<'s> {
             None => self.sets.iter().map(no_ignore).collect(),
         };
         let mut move_lines = Vec::with_capacity(self.moves.len());
-        let base = self
+        let mut base: Vec<_> = self
             .moves
             .into_iter()
             .map(|(name, file_form, directed, line)| {
@@ -547,6 +561,16 @@ impl<'s> Builder<'s> {
                 (name, file_form, directed)
             })
             .collect();
+        let mut total_moves = self.total_moves;
+        let aliases = twsearch::expand(
+            src,
+            &self.sets,
+            self.positions,
+            &mut total_moves,
+            &mut base,
+            &mut move_lines,
+            self.derived,
+        )?;
         let mut puzzle = Puzzle::new(self.name, self.sets, solved, base, ignore, self.blocks);
         // Two moves with one name would make scrambles and limits ambiguous.
         let mut by_name: HashMap<&str, usize> = HashMap::new();
@@ -567,42 +591,8 @@ impl<'s> Builder<'s> {
             }
             by_name.insert(&m.name, m.base);
         }
-        let mut pairs: Vec<(MoveId, MoveId)> = Vec::new();
-        let names = MoveNames::new(&puzzle);
-        for (groups, rows) in &self.forbidden {
-            for row in rows {
-                let ids = (0..row.toks.len())
-                    .map(|t| names.resolve(src, row, t))
-                    .collect::<Result<Vec<MoveId>, DefError>>()?;
-                if *groups {
-                    // A group names each move once however often the line repeats it,
-                    // which keeps the pairs at most quadratic in the number of moves
-                    // rather than in the length of the line.
-                    let mut seen = vec![false; puzzle.moves.len()];
-                    let distinct: Vec<MoveId> = ids
-                        .into_iter()
-                        .filter(|id| !std::mem::replace(&mut seen[id.index()], true))
-                        .collect();
-                    for &a in &distinct {
-                        for &b in &distinct {
-                            pairs.push((a, b));
-                        }
-                    }
-                } else {
-                    if ids.len() != 2 {
-                        return Err(src.err(
-                            row,
-                            2.min(ids.len()),
-                            invalid(format!(
-                                "{} move names in a ForbiddenPairs line: expected two, `FIRST SECOND` (SECOND may not follow FIRST)",
-                                ids.len()
-                            )),
-                        ));
-                    }
-                    pairs.push((ids[0], ids[1]));
-                }
-            }
-        }
+        twsearch::attach_aliases(src, &mut puzzle, aliases)?;
+        let pairs = forbidden_pairs(src, &puzzle, &self.forbidden)?;
         for (a, b) in pairs {
             puzzle.forbid(a, b);
         }
@@ -678,6 +668,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         ignore: None,
         blocks: Vec::new(),
         forbidden: Vec::new(),
+        derived: Vec::new(),
         warned_deprecated: false,
         warnings: Vec::new(),
     };
@@ -698,6 +689,10 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
             DefItem::Forbidden { line, groups, rows } => {
                 b.close_sets(&line);
                 b.forbidden.push((groups, rows));
+            }
+            DefItem::Derived(line) => {
+                b.close_sets(&line);
+                b.derived.push(line);
             }
             DefItem::Skipped(line) => b.skipped(&line),
         }

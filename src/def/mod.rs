@@ -9,17 +9,26 @@
 //!
 //! Beyond ksolve+: `Move NAME noinverse` defines a directed move (no powers are
 //! generated; see [`crate::puzzle::BaseMove::directed`]).
+//!
+//! twsearch's `.tws` files (and PuzzleGeometry's) read too: move names may start with a
+//! digit (`2F`), `StartState` / `MoveTransformation` / `ScrambleState` are numbered from
+//! 0, and `MoveAlias` / `MoveSequence` are expanded by `twsearch`; `Illegal` is
+//! refused by name.
 
 mod definition;
 mod error;
+mod forbidden;
 mod lex;
 mod names;
 mod print;
 mod scramble;
 mod syntax;
+mod twsearch;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod twsearch_tests;
 
 pub use error::{DefError, ErrorKind, Warning};
 pub use print::{format_state, write_def};

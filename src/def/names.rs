@@ -78,6 +78,9 @@ impl<'p> MoveNames<'p> {
             // reader refuses names given twice anyway.
             ids.entry(m.name.as_str()).or_insert(MoveId(i as u16));
         }
+        for (name, id) in &puzzle.aliases {
+            ids.entry(name.as_str()).or_insert(*id);
+        }
         let mut bases = HashMap::with_capacity(puzzle.base_moves.len());
         for (b, m) in puzzle.base_moves.iter().enumerate() {
             bases.entry(m.name.as_str()).or_insert(b);

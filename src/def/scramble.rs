@@ -8,6 +8,7 @@ use super::error::{DefError, ErrorKind};
 use super::lex::{entry, Entry, EntryError, Line, Source};
 use super::names::{set_index, set_names, MoveNames};
 use super::syntax::{Reader, ScrItem, Section};
+use super::twsearch::first_piece;
 use crate::puzzle::{
     LimitKey, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings, Target,
 };
@@ -41,13 +42,15 @@ fn scramble_entry(src: &Source, line: &Line, t: usize, expected: &str) -> Result
     }
 }
 
-/// Reads a `Scramble` block into a definite position and its ignore masks.
+/// Reads a `Scramble` block into a definite position and its ignore masks. `first` is
+/// the number of the first piece: 1, or 0 in twsearch's `ScrambleState`.
 fn position(
     src: &Source,
     puzzle: &Puzzle,
     sets: &HashMap<String, usize>,
     name: &str,
     sections: &[Section],
+    first: u64,
 ) -> Result<Target, DefError> {
     let mut state = puzzle.solved.clone();
     let mut ignore: Vec<_> = puzzle.sets.iter().map(no_ignore).collect();
@@ -77,7 +80,8 @@ fn position(
         for &l in &puzzle.solved.sets[k].perm {
             left[l as usize] += 1;
         }
-        let expected = format!("a piece number from 1 to {n}, `?` or `?N`");
+        let last = n - 1 + first;
+        let expected = format!("a piece number from {first} to {last}, `?` or `?N`");
         let mut perm: Vec<Option<u16>> = vec![None; set.size];
         let mut has_blank = false;
         for (t, slot) in perm.iter_mut().enumerate() {
@@ -109,17 +113,17 @@ fn position(
                 }
             };
             if let Some(x) = label {
-                if x < 1 || x > n {
+                if x < first || x > last {
                     return Err(src.err(
                         row,
                         t,
                         ErrorKind::NotAPermutation(format!(
-                            "`{x}` is not a piece of set `{}`: expected numbers from 1 to {n}",
+                            "`{x}` is not a piece of set `{}`: expected numbers from {first} to {last}",
                             set.name
                         )),
                     ));
                 }
-                let l = (x - 1) as usize;
+                let l = (x - first) as usize;
                 if left[l] == 0 {
                     let times = puzzle.solved.sets[k]
                         .perm
@@ -293,7 +297,8 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
     while let Some(item) = reader.next_scramble()? {
         let (line, source) = match item {
             ScrItem::Scramble(line, secs) => {
-                let target = position(src, puzzle, &sets, line.rest(), &secs)?;
+                let first = first_piece(&line);
+                let target = position(src, puzzle, &sets, line.rest(), &secs, first)?;
                 (line, ScrambleSource::Position(target))
             }
             ScrItem::Alg(line, rows) => {

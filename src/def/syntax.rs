@@ -25,11 +25,21 @@ pub(crate) const DEF_COMMANDS: &[&str] = &[
     "Multiplicators",
     "ParallelMoves",
     "MoveLimits",
+    // twsearch's additions (see `twsearch`): `StartState` and `MoveTransformation`
+    // are `Solved` and `Move` numbered from 0; `Illegal` is read only to be refused.
+    "StartState",
+    "MoveTransformation",
+    "MoveAlias",
+    "MoveSequence",
+    "Illegal",
 ];
 
 /// Commands of a scramble file.
 pub(crate) const SCRAMBLE_COMMANDS: &[&str] = &[
     "Scramble",
+    // twsearch's positions numbered from 0.
+    "ScrambleState",
+    "StartState",
     "ScrambleAlg",
     "RandomScramble",
     "MaxDepth",
@@ -58,8 +68,12 @@ pub(crate) struct Section {
 pub(crate) enum DefItem {
     Name(Line),
     Set(Line),
+    /// `Solved`, or twsearch's `StartState` (numbered from 0; the command word tells).
     Solved(Line, Vec<Section>),
+    /// `Move`, or twsearch's `MoveTransformation` (numbered from 0).
     Move(Line, Vec<Section>),
+    /// twsearch's `MoveAlias NEW OLD` or `MoveSequence NAME MOVES...`, one line each.
+    Derived(Line),
     Ignore(Line, Vec<Section>),
     Block(Line, Vec<Section>),
     /// `ForbiddenPairs` (`groups` false) or `ForbiddenGroups`, with their rows.
@@ -76,6 +90,7 @@ pub(crate) enum DefItem {
 /// A command of a scramble file.
 #[derive(Debug)]
 pub(crate) enum ScrItem {
+    /// `Scramble`, or twsearch's `ScrambleState` / `StartState` (numbered from 0).
     Scramble(Line, Vec<Section>),
     Alg(Line, Vec<Line>),
     Random(Line),
@@ -172,6 +187,9 @@ fn other_kind_hint(word: &str, def: bool) -> String {
     if other.contains(&word) {
         let kind = if def { "scramble" } else { "definition" };
         format!(" (`{word}` belongs in a {kind} file)")
+    } else if word == "CPOS" {
+        " (twsearch's compact positions are not supported: expected a `ScrambleState` block)"
+            .to_string()
     } else if word.eq_ignore_ascii_case("end") || word == "End" {
         " (an `End` with no command to close)".to_string()
     } else {
@@ -179,10 +197,9 @@ fn other_kind_hint(word: &str, def: bool) -> String {
     }
 }
 
-const DEF_EXPECTED: &str =
-    "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups";
+const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
 const SCR_EXPECTED: &str =
-    "Scramble, ScrambleAlg, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits";
+    "Scramble, ScrambleAlg, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits (or twsearch's ScrambleState)";
 
 /// Checks the word that names a set or move in a command line.
 fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
@@ -196,7 +213,12 @@ fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
             )),
         ));
     }
-    if looks_numeric(name) {
+    // twsearch (and PuzzleGeometry's `2F`, `3Rw`) lets move names start with a digit:
+    // a move name never stands alone on a line, so it cannot be taken for a vector. A
+    // set name can, and a bare number would be ambiguous in `MoveLimits`.
+    let digit_led =
+        name.starts_with(|c: char| c.is_ascii_digit()) && !name.chars().all(|c| c.is_ascii_digit());
+    if looks_numeric(name) && !(what == "move" && digit_led) {
         return Err(src.err(
             line,
             1,
@@ -322,20 +344,42 @@ impl<'b> Reader<'b> {
                 check_name(src, &line, "set")?;
                 DefItem::Set(line)
             }
-            "Solved" => {
-                arity(src, &line, 0, "Solved")?;
+            "Solved" | "StartState" => {
+                arity(src, &line, 0, line.first())?;
                 let secs = self.sections(&line, 2, POSITION)?;
                 DefItem::Solved(line, secs)
             }
-            "Move" => {
+            "Move" | "MoveTransformation" => {
                 if line.toks.len() == 3 && line.toks[2].s == "noinverse" {
                     // Our extension: a move that only turns one way.
                 } else {
-                    arity(src, &line, 1, "Move NAME` or `Move NAME noinverse")?;
+                    let cmd = line.first();
+                    arity(src, &line, 1, &format!("{cmd} NAME` or `{cmd} NAME noinverse"))?;
                 }
                 check_name(src, &line, "move")?;
                 let secs = self.sections(&line, 2, POSITION)?;
                 DefItem::Move(line, secs)
+            }
+            "MoveAlias" => {
+                arity(src, &line, 2, "MoveAlias NEW EXISTING")?;
+                check_name(src, &line, "move")?;
+                DefItem::Derived(line)
+            }
+            "MoveSequence" => {
+                if line.toks.len() < 3 {
+                    arity(src, &line, 2, "MoveSequence NAME MOVE MOVE...")?;
+                }
+                check_name(src, &line, "move")?;
+                DefItem::Derived(line)
+            }
+            "Illegal" => {
+                return Err(src.err(
+                    &line,
+                    0,
+                    invalid(
+                        "twsearch's `Illegal` (positions a piece may never occupy) is not supported: ksolve's searches and tables have no test for illegal positions; expected a definition without it (a `Block` or `ForbiddenPairs` may express the same restriction)",
+                    ),
+                ))
             }
             "Ignore" => {
                 arity(src, &line, 0, "Ignore")?;
@@ -383,7 +427,7 @@ impl<'b> Reader<'b> {
         };
         let src = self.src;
         let item = match line.first() {
-            "Scramble" => {
+            "Scramble" | "ScrambleState" | "StartState" => {
                 let secs =
                     self.sections(&line, 2, "a permutation and optionally an orientation")?;
                 ScrItem::Scramble(line, secs)

@@ -204,6 +204,9 @@ pub struct Puzzle {
     /// user said so (`ForbiddenPairs`, `ForbiddenGroups`). The automatic rules (same base
     /// move, commuting order) are in [`Puzzle::canonical_successor`].
     pub forbidden: Vec<bool>,
+    /// Other names for moves (twsearch's `MoveAlias`, powers included): accepted
+    /// wherever a move is named, never searched as moves of their own.
+    pub aliases: Vec<(String, MoveId)>,
 }
 
 impl Puzzle {
@@ -265,15 +268,22 @@ impl Puzzle {
             ignore,
             blocks,
             forbidden: vec![false; n * n],
+            aliases: Vec::new(),
         }
     }
 
-    /// Finds a move (a base move or a generated power) by name.
+    /// Finds a move (a base move, a generated power or an alias) by name.
     pub fn move_by_name(&self, name: &str) -> Option<MoveId> {
         self.moves
             .iter()
             .position(|m| m.name == name)
             .map(|i| MoveId(i as u16))
+            .or_else(|| {
+                self.aliases
+                    .iter()
+                    .find(|(a, _)| a == name)
+                    .map(|&(_, id)| id)
+            })
     }
 
     /// Finds a base move by name.

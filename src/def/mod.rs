@@ -22,6 +22,7 @@ mod syntax;
 mod tests;
 
 pub use error::{DefError, ErrorKind, Warning};
+pub(crate) use names::known_moves;
 pub use print::{format_state, write_def};
 
 use crate::fsutil::{read_regular, MAX_INPUT_BYTES};

@@ -44,7 +44,8 @@ fn order_of_r_u_is_105() {
 
 #[test]
 fn show_prints_the_position_in_ksolve_form() {
-    // R of the shipped cube, as the definition's Move R block would read from solved.
+    // R of the shipped cube applied to solved; a position gives each twist at the
+    // position the piece is in, so the twists read differently from the Move R block.
     alg(&["show", "R"]).assert().success().stdout(
         "CORNERS\n5 2 3 1 8 6 7 4\n2 0 0 1 1 0 0 2\nEDGES\n1 2 3 9 5 6 7 12 8 10 11 4\n0 0 0 0 0 0 0 0 0 0 0 0\n",
     );

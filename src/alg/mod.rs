@@ -37,24 +37,30 @@ pub const MAX_NESTING: usize = 200;
 /// given to [`parse`] and its 1-based column in characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
-    pub line: usize,
-    pub col: usize,
+    pub line: u32,
+    pub col: u32,
 }
 
-/// One part of an algorithm.
+/// One part of an algorithm. Kept to 16 bytes: a plain million-move `ScrambleAlg` holds
+/// one per move while it is read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Node {
     /// Base move `base` to the power `power`, already reduced modulo its order
-    /// (0 is the identity and expands to nothing).
-    Move { base: usize, power: u32, at: Pos },
-    /// A bracketed part: its shape, raised to `times` and inverted when `inverse`
-    /// (`(A)3'` is the inverse of A A A). `times` is 0 when the shape expands to no
-    /// move, so that `(R4)1000000000000` costs nothing to expand.
-    Group {
-        shape: Shape,
-        times: u64,
-        inverse: bool,
-    },
+    /// (0 is the identity and expands to nothing). Base moves number at most
+    /// `MAX_MOVES`, so `u16` holds them.
+    Move { base: u16, power: u32, at: Pos },
+    /// A bracketed part.
+    Group(Box<Group>),
+}
+
+/// A bracketed part: its shape, raised to `times` and inverted when `inverse`
+/// (`(A)3'` is the inverse of A A A). `times` is 0 when the shape expands to no move, so
+/// that `(R4)1000000000000` costs nothing to expand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Group {
+    pub shape: Shape,
+    pub times: u64,
+    pub inverse: bool,
 }
 
 /// The three bracketed constructs.
@@ -146,7 +152,7 @@ fn emit_node<E>(
 ) -> Result<(), E> {
     match node {
         Node::Move { base, power, at } => {
-            let b = &puzzle.base_moves[*base];
+            let b = &puzzle.base_moves[*base as usize];
             let p = if inverse {
                 invert_power(*power, b.order)
             } else {
@@ -162,11 +168,12 @@ fn emit_node<E>(
             }
             Ok(())
         }
-        Node::Group {
-            shape,
-            times,
-            inverse: inv,
-        } => {
+        Node::Group(g) => {
+            let Group {
+                shape,
+                times,
+                inverse: inv,
+            } = &**g;
             let inverse = inverse != *inv;
             for _ in 0..*times {
                 match shape {

@@ -12,7 +12,7 @@
 //!
 //! Blanks and line breaks separate items; `//` starts a comment to the end of the line.
 
-use super::{invert_power, Alg, Len, Node, Pos, Shape, MAX_ALG_MOVES, MAX_NESTING};
+use super::{invert_power, Alg, Group, Len, Node, Pos, Shape, MAX_ALG_MOVES, MAX_NESTING};
 use crate::def::{known_moves, DefError, ErrorKind};
 use crate::puzzle::{MoveId, Puzzle};
 use std::collections::HashMap;
@@ -98,15 +98,17 @@ struct Parser<'a, 'p> {
 
 impl Parser<'_, '_> {
     fn pos(&self) -> Pos {
+        // Lines and columns fit: the input is at most `MAX_INPUT_BYTES` (1 GiB).
         Pos {
-            line: self.line,
-            col: self.col,
+            line: self.line as u32,
+            col: self.col as u32,
         }
     }
 
     fn err(&self, pos: Pos, kind: ErrorKind) -> DefError {
-        let line = &self.lines[pos.line.min(self.lines.len().saturating_sub(1))];
-        DefError::new(self.file, line.no, pos.col, line.text, kind)
+        let at = (pos.line as usize).min(self.lines.len().saturating_sub(1));
+        let line = &self.lines[at];
+        DefError::new(self.file, line.no, pos.col as usize, line.text, kind)
     }
 
     fn rest(&self) -> &str {
@@ -242,11 +244,11 @@ impl Parser<'_, '_> {
                     inv: inv.saturating_mul(times),
                 };
                 self.check_len(at, len)?;
-                let node = Node::Group {
+                let node = Node::Group(Box::new(Group {
                     shape,
                     times,
                     inverse,
-                };
+                }));
                 Ok((node, len))
             }
             _ => self.atom(at),
@@ -260,7 +262,7 @@ impl Parser<'_, '_> {
         let list = list.join(" or ");
         let opened = format!(
             "the `{open}` at line {} column {}",
-            self.lines[from.line].no, from.col
+            self.lines[from.line as usize].no, from.col
         );
         match self.peek() {
             Some(c) if want.contains(&c) => {
@@ -323,6 +325,11 @@ impl Parser<'_, '_> {
             end = c;
         }
         let text = &r[..end];
+        if text.is_empty() {
+            // `seq` and `item` hand over only characters that start a name; this keeps
+            // the reader from looping should that ever change.
+            return Err(self.err(at, invalid("expected a move here".into())));
+        }
         let prime = text.ends_with('\'');
         let body = text.strip_suffix('\'').unwrap_or(text);
         let stem = body.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -338,7 +345,7 @@ impl Parser<'_, '_> {
                             match digits.parse::<u64>() {
                                 Ok(k) => k,
                                 Err(_) => {
-                                    let col = at.col + stem.chars().count();
+                                    let col = at.col + stem.chars().count() as u32;
                                     return Err(self.err(
                                         Pos { col, ..at },
                                         ErrorKind::TooLarge {
@@ -398,7 +405,7 @@ impl Parser<'_, '_> {
         };
         (
             Node::Move {
-                base: m.base,
+                base: m.base as u16,
                 power,
                 at,
             },

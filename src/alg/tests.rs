@@ -292,3 +292,9 @@ proptest! {
         prop_assert_eq!(simplify(&p, &short), short);
     }
 }
+
+#[test]
+fn a_node_stays_small() {
+    // A plain list of moves holds one node per move while it is read.
+    assert_eq!(std::mem::size_of::<Node>(), 16);
+}

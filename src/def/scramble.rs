@@ -221,8 +221,8 @@ fn alg(
         if !puzzle.blocks.is_empty() {
             if !puzzle.block_allows(&state, id) {
                 return Err(src.err_col(
-                    &rows[at.line],
-                    at.col,
+                    &rows[at.line as usize],
+                    at.col as usize,
                     invalid(format!(
                         "move `{}` is blocked here: it would split a Block; expected a move the bandaged position allows",
                         puzzle.mv(id).name

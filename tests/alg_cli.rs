@@ -85,3 +85,20 @@ fn errors_exit_2_with_the_column() {
         .stderr(predicate::str::contains("<argument>:1:1:"));
     alg(&["flip", "R"]).assert().code(2);
 }
+
+#[test]
+fn blocked_moves_are_refused_at_their_column() {
+    let bandaged = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/3x3x3_bandaged.def");
+    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    cmd.args(["alg", bandaged, "invert", "U [U': F]"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("<argument>:1:8:").and(predicate::str::contains("blocked")),
+        );
+    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    cmd.args(["alg", bandaged, "invert", "U R"])
+        .assert()
+        .success()
+        .stdout("R' U'\n");
+}

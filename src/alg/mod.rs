@@ -21,6 +21,7 @@ mod tests;
 pub use parse::{parse, AlgLine, MoveNames};
 pub use tools::{inverse_sequence, order, simplify};
 
+use crate::def::{DefError, ErrorKind};
 use crate::puzzle::{MoveId, Puzzle};
 
 /// The most moves an algorithm may expand to. A plain list of one-character move names
@@ -123,6 +124,47 @@ impl Alg {
             Ok(())
         });
         out
+    }
+}
+
+impl Alg {
+    /// The algorithm's moves, checked against the puzzle's Blocks as they are made from
+    /// the solved state (ksolve+ refuses a move that would split a Block): the first
+    /// move that would is reported where it is written in `lines` of `file`, which must
+    /// be the lines the algorithm was parsed from.
+    pub fn legal_moves(
+        &self,
+        puzzle: &Puzzle,
+        file: &str,
+        lines: &[AlgLine<'_>],
+    ) -> Result<Vec<MoveId>, DefError> {
+        if puzzle.blocks.is_empty() {
+            return Ok(self.moves(puzzle, false));
+        }
+        let mut seq = Vec::with_capacity(self.len(false) as usize);
+        let mut state = puzzle.solved.clone();
+        let mut next = state.clone();
+        self.expand(puzzle, false, &mut |id, at| {
+            let m = puzzle.mv(id);
+            if !puzzle.block_allows(&state, id) {
+                let line = &lines[at.line as usize];
+                return Err(DefError::new(
+                    file,
+                    line.no,
+                    at.col as usize,
+                    line.text,
+                    ErrorKind::Invalid(format!(
+                        "move `{}` is blocked here: it would split a Block; expected a move the bandaged position allows",
+                        m.name
+                    )),
+                ));
+            }
+            state.then_into(&m.effect, &puzzle.sets, &mut next);
+            std::mem::swap(&mut state, &mut next);
+            seq.push(id);
+            Ok(())
+        })?;
+        Ok(seq)
     }
 }
 

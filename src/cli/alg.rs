@@ -96,22 +96,23 @@ fn answer(
     lines: &[AlgLine],
 ) -> anyhow::Result<()> {
     let parsed = alg::parse(file, lines, names)?;
+    // Every action is about the algorithm as written, so it must be legal on a
+    // bandaged puzzle; its moves, forwards, are what the actions below work on.
+    let forward = parsed.legal_moves(puzzle, file, lines)?;
     match action {
         Action::Invert => {
             let seq = parsed.moves(puzzle, true);
             writeln!(out, "{}", puzzle.format_sequence(&seq))?;
         }
         Action::Simplify => {
-            let seq = alg::simplify(puzzle, &parsed.moves(puzzle, false));
+            let seq = alg::simplify(puzzle, &forward);
             writeln!(out, "{}", puzzle.format_sequence(&seq))?;
         }
         Action::Order => {
-            let seq = parsed.moves(puzzle, false);
-            writeln!(out, "{}", alg::order(puzzle, &seq))?;
+            writeln!(out, "{}", alg::order(puzzle, &forward))?;
         }
         Action::Show => {
-            let seq = parsed.moves(puzzle, false);
-            let state = puzzle.apply_sequence(&puzzle.solved, &seq);
+            let state = puzzle.apply_sequence(&puzzle.solved, &forward);
             write!(out, "{}", format_state(puzzle, &state))?;
         }
     }

@@ -215,25 +215,7 @@ fn alg(
         })
         .collect();
     let parsed = alg::parse(&src.file, &lines, names)?;
-    let mut seq = Vec::with_capacity(parsed.len(false) as usize);
-    let mut state = puzzle.solved.clone();
-    parsed.expand(puzzle, false, &mut |id, at| {
-        if !puzzle.blocks.is_empty() {
-            if !puzzle.block_allows(&state, id) {
-                return Err(src.err_col(
-                    &rows[at.line as usize],
-                    at.col as usize,
-                    invalid(format!(
-                        "move `{}` is blocked here: it would split a Block; expected a move the bandaged position allows",
-                        puzzle.mv(id).name
-                    )),
-                ));
-            }
-            state = state.then(&puzzle.mv(id).effect, &puzzle.sets);
-        }
-        seq.push(id);
-        Ok(())
-    })?;
+    let seq = parsed.legal_moves(puzzle, &src.file, &lines)?;
     Ok(ScrambleSource::Alg(seq))
 }
 

@@ -291,6 +291,17 @@ proptest! {
         // Simplifying again changes nothing: the result has no adjacent merges left.
         prop_assert_eq!(simplify(&p, &short), short);
     }
+
+    #[test]
+    fn any_text_is_read_or_refused_without_panicking(
+        text in "[RUF2'0-9()\\[\\],: /x\n\t]{0,40}"
+    ) {
+        let p = cube();
+        if let Ok(alg) = read(&p, &text) {
+            prop_assert_eq!(alg.moves(&p, false).len() as u64, alg.len(false));
+            prop_assert_eq!(alg.moves(&p, true).len() as u64, alg.len(true));
+        }
+    }
 }
 
 #[test]

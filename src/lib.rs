@@ -2,6 +2,7 @@
 //! scramble files, solves positions optimally, and computes God's-algorithm tables; the
 //! `ksolve` binary is a thin command-line layer over it.
 
+pub mod alg;
 pub mod coord;
 pub mod def;
 pub mod fsutil;

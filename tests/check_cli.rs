@@ -236,9 +236,9 @@ fn huge_numbers_are_refused_without_overflow() {
 fn unknown_move_names() {
     refused(
         GOOD,
-        Some("ScrambleAlg a\nU R2\nEnd\n"),
+        Some("ScrambleAlg a\nU Z2\nEnd\n"),
         "s.txt:2:3",
-        "unknown move `R2`",
+        "unknown move `Z2`",
     );
     refused(
         &format!("{GOOD}ForbiddenPairs\nU X\nEnd\n"),

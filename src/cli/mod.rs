@@ -1,6 +1,7 @@
 //! The command-line layer: argument parsing (clap), the ksolve+-compatible argument
 //! forms, progress drawing, printing and exit codes. This is the only code that prints.
 
+mod alg;
 mod cache;
 mod check;
 mod god;
@@ -41,11 +42,14 @@ enum Command {
     Solve(solve::SolveArgs),
     /// List or clear the table cache folder (`cache list`, `cache clear [DEF]`).
     Cache(cache::CacheArgs),
+    /// Invert, simplify, measure or show algorithms (`alg DEF invert "R U R' U'"`);
+    /// without an algorithm, one per line of standard input.
+    Alg(alg::AlgArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
 /// definition file.
-const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "cache", "help"];
+const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "cache", "alg", "help"];
 
 /// Rewrites ksolve+'s positional forms into subcommands: `DEF !` and `DEF !q` become
 /// `god DEF [--qtm]`, `DEF SCRAMBLES` becomes `solve DEF SCRAMBLES`. Options after the
@@ -105,6 +109,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::God(args) => god::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Cache(args) => cache::run(args),
+        Command::Alg(args) => alg::run(args),
     }
 }
 
@@ -127,6 +132,10 @@ mod tests {
         );
         assert_eq!(words(&["k", "check", "a.def"]), ["k", "check", "a.def"]);
         assert_eq!(words(&["k", "cache", "list"]), ["k", "cache", "list"]);
+        assert_eq!(
+            words(&["k", "alg", "a.def", "order", "R"]),
+            ["k", "alg", "a.def", "order", "R"]
+        );
         assert_eq!(words(&["k", "--help"]), ["k", "--help"]);
     }
 }

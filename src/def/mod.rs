@@ -31,6 +31,7 @@ mod tests;
 mod twsearch_tests;
 
 pub use error::{DefError, ErrorKind, Warning};
+pub(crate) use names::known_moves;
 pub use print::{format_state, write_def};
 
 use crate::fsutil::{read_regular, MAX_INPUT_BYTES};

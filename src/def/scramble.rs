@@ -9,6 +9,7 @@ use super::lex::{entry, Entry, EntryError, Line, Source};
 use super::names::{set_index, set_names, MoveNames};
 use super::syntax::{Reader, ScrItem, Section};
 use super::twsearch::first_piece;
+use crate::alg::{self, AlgLine};
 use crate::puzzle::{
     LimitKey, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings, Target,
 };
@@ -201,35 +202,24 @@ fn position(
     Ok(Target { state, ignore })
 }
 
-/// Reads a `ScrambleAlg` body, checking that each move exists and that no move splits a
-/// Block on the way (ksolve+ refuses those too).
+/// Reads a `ScrambleAlg` body in the algorithm notation of [`crate::alg`] (a plain
+/// ksolve+ list of move names reads as before), checking that no move splits a Block on
+/// the way (ksolve+ refuses those too).
 fn alg(
     src: &Source,
     puzzle: &Puzzle,
-    names: &MoveNames,
+    names: &alg::MoveNames,
     rows: &[Line],
 ) -> Result<ScrambleSource, DefError> {
-    let mut seq = Vec::with_capacity(rows.iter().map(|r| r.toks.len()).sum());
-    let mut state = puzzle.solved.clone();
-    for row in rows {
-        for (t, tok) in row.toks.iter().enumerate() {
-            let id = names.resolve(src, row, t)?;
-            if !puzzle.blocks.is_empty() {
-                if !puzzle.block_allows(&state, id) {
-                    return Err(src.err(
-                        row,
-                        t,
-                        invalid(format!(
-                            "move `{}` is blocked here: it would split a Block; expected a move the bandaged position allows",
-                            tok.s
-                        )),
-                    ));
-                }
-                state = state.then(&puzzle.mv(id).effect, &puzzle.sets);
-            }
-            seq.push(id);
-        }
-    }
+    let lines: Vec<AlgLine> = rows
+        .iter()
+        .map(|r| AlgLine {
+            no: r.no,
+            text: &r.text,
+        })
+        .collect();
+    let parsed = alg::parse(&src.file, &lines, names)?;
+    let seq = parsed.legal_moves(puzzle, &src.file, &lines)?;
     Ok(ScrambleSource::Alg(seq))
 }
 
@@ -292,6 +282,7 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
     let src = reader.src;
     let sets = set_names(puzzle);
     let names = MoveNames::new(puzzle);
+    let alg_names = alg::MoveNames::new(puzzle);
     let mut settings = SolveSettings::default();
     let mut out = Vec::new();
     while let Some(item) = reader.next_scramble()? {
@@ -302,7 +293,7 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
                 (line, ScrambleSource::Position(target))
             }
             ScrItem::Alg(line, rows) => {
-                let seq = alg(src, puzzle, &names, &rows)?;
+                let seq = alg(src, puzzle, &alg_names, &rows)?;
                 (line, seq)
             }
             ScrItem::Random(line) => (line, ScrambleSource::Random),

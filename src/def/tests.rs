@@ -324,6 +324,25 @@ fn the_bandaged_sample_refuses_a_blocked_alg() {
     assert!(matches!(*e.kind, ErrorKind::IgnoreNotAllowed { .. }));
 }
 
+#[test]
+fn scramble_algs_take_the_algorithm_notation() {
+    use crate::puzzle::ScrambleSource;
+    let p = puzzle(TWO_SETS);
+    let text = "ScrambleAlg a\n# a ksolve+ comment\n[X, Y] // commutator\n(X Y2)2'\nEnd\n";
+    let scr = parse_scrambles(text.as_bytes(), "s", &p).unwrap();
+    let ScrambleSource::Alg(seq) = &scr[0].source else {
+        panic!("not an alg");
+    };
+    assert_eq!(p.format_sequence(seq), "X Y X Y' Y X Y X");
+    let e = scr_err(&p, "ScrambleAlg a\nX\n (X Y]\nEnd\n");
+    assert_eq!((e.line, e.col), (3, 6));
+    // A blocked move inside a construct is reported where it is written.
+    let b = puzzle("Set A 4 1\nSet B 1 1\nMove U\nA\n2 3 4 1\nEnd\nMove R\nA\n2 1 3 4\nB\n1\n1\nEnd\nBlock\nA\n1\nB\n1\nEnd\n");
+    let e = scr_err(&b, "ScrambleAlg a\n(R)2 [R: U]\nEnd\n");
+    assert!(e.to_string().contains("blocked"), "{e}");
+    assert_eq!((e.line, e.col), (2, 10));
+}
+
 /// Random puzzles that the file format can express: 1-3 sets, 1-4 moves.
 fn arb_puzzle() -> impl Strategy<Value = crate::puzzle::Puzzle> {
     use crate::puzzle::{Block, IgnoreMask, Puzzle, SetDef, SetState};

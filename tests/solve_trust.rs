@@ -140,3 +140,46 @@ fn more_move_limits_than_the_search_counts_are_refused() {
     assert!(err.contains("at most 64 MoveLimits"), "{err}");
     assert!(!err.contains("internal error"), "{err}");
 }
+
+#[test]
+fn json_output_streams_its_solutions_too() {
+    // The object is written as the search goes: a run stopped early has already printed
+    // its name and solutions, and a finished one is still one valid object per line.
+    let (_d, def, scr) =
+        files("Slack 4294967295\nScrambleAlg j\nR U R' F' R U R' U' R' F R2 U' R' U'\nEnd\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+        .arg("solve")
+        .arg(&def)
+        .arg(&scr)
+        .args(["--no-cache", "--quiet", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = reader.join().unwrap();
+    assert!(
+        text.starts_with("{\"name\":\"j\",\"solutions\":[\""),
+        "{text:.200}"
+    );
+    assert!(text.matches(',').count() > 1000, "{}", text.len());
+
+    let (_d, def, scr) = files("ScrambleAlg j\nR U R' F' R U R' U' R' F R2 U' R' U'\nEnd\n");
+    let out = ksolve(&def, &scr, &["--json", "--count", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["name"], "j");
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 3);
+    assert_eq!(v["length"], 10);
+}

@@ -38,6 +38,11 @@ impl<'p> MoveNames<'p> {
             // The first move of a name wins, as in `Puzzle::move_by_name`.
             ids.entry(m.name.as_str()).or_insert(MoveId(i as u16));
         }
+        // Then twsearch's `MoveAlias` names (powers included), which a move's own name
+        // shadows, as in `Puzzle::move_by_name`.
+        for (alias, id) in &puzzle.aliases {
+            ids.entry(alias.as_str()).or_insert(*id);
+        }
         MoveNames { puzzle, ids }
     }
 

@@ -72,19 +72,44 @@ pub struct SolveArgs {
     pub quiet: bool,
 }
 
-/// One scramble's result for `--json`.
+/// The fields of a scramble's `--json` object that follow its streamed `name` and
+/// `solutions`.
 #[derive(serde::Serialize)]
-struct JsonResult<'a> {
-    name: &'a str,
+struct JsonRest<'a> {
     status: &'static str,
     /// Why an unreachable position cannot be reached, when a check says so.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     length: Option<u32>,
-    solutions: Vec<String>,
-    metric: &'static str,
+    metric: &'a str,
     seconds: f64,
     nodes: u64,
+}
+
+/// Writes solutions as they are confirmed: ksolve+'s indented lines, or the elements of
+/// the `--json` object's `solutions` array. It is called from the solver's callback,
+/// which cannot return an error, so a failed write ends the process there rather than
+/// letting the search run on for minutes with nobody reading.
+struct Emitter<'p> {
+    json: bool,
+    puzzle: &'p Puzzle,
+    written: u64,
+}
+
+impl Emitter<'_> {
+    fn emit(&mut self, seq: &[MoveId]) {
+        let mut out = output::stdout();
+        let result = if self.json {
+            let sep = if self.written == 0 { "" } else { "," };
+            serde_json::to_string(&self.puzzle.format_sequence(seq))
+                .map_err(std::io::Error::other)
+                .and_then(|s| write!(out, "{sep}{s}"))
+        } else {
+            writeln!(out, "{}", solution_line(self.puzzle, seq))
+        };
+        output::or_exit(result);
+        self.written += 1;
+    }
 }
 
 /// A solution as ksolve+ prints it: two spaces, then the moves; the empty solution is a
@@ -229,19 +254,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             }
         }
         let json = args.json;
-        // Solutions are printed from the solver's callback, which cannot return an
-        // error: a failed write ends the process there rather than letting the search
-        // run on for minutes with nobody reading.
-        let print_found = |found: &[Vec<MoveId>]| {
-            if !json {
-                output::or_exit((|| {
-                    let mut out = output::stdout();
-                    for s in found {
-                        writeln!(out, "{}", solution_line(&puzzle, s))?;
-                    }
-                    out.flush()
-                })());
-            }
+        // With --json the object is streamed too: its name and the opening of its
+        // `solutions` array first, each solution as it is confirmed, the other fields
+        // once the search is done. So a huge Slack holds nothing in memory either way.
+        if json {
+            let mut out = output::stdout();
+            write!(
+                out,
+                "{{\"name\":{},\"solutions\":[",
+                serde_json::to_string(&scramble.name)?
+            )?;
+            out.flush()?;
+        }
+        let mut emitter = Emitter {
+            json,
+            puzzle: &puzzle,
+            written: 0,
         };
         let outcome = if unreachable.is_some() {
             Outcome {
@@ -253,32 +281,20 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         } else {
             match by_database(db.as_ref(), &puzzle, &start, &ignore, scramble, &bars)? {
                 Some(outcome) => {
-                    print_found(&outcome.solutions);
+                    for s in &outcome.solutions {
+                        emitter.emit(s);
+                    }
                     outcome
                 }
-                None if json => solver.solve(
-                    &start,
-                    &ignore,
-                    &scramble.settings,
-                    options,
-                    &bars,
-                    |_, _| {},
-                )?,
-                // Text goes out one solution at a time, as the search confirms it, so a
-                // large Slack neither waits for a whole length nor holds it in memory.
+                // Solutions go out one at a time, as the search confirms them, so a large
+                // Slack neither waits for a whole length nor holds it in memory.
                 None => solver.solve_each(
                     &start,
                     &ignore,
                     &scramble.settings,
                     options,
                     &bars,
-                    &mut |_, s| {
-                        output::or_exit(writeln!(
-                            output::stdout(),
-                            "{}",
-                            solution_line(&puzzle, s)
-                        ));
-                    },
+                    &mut |_, s| emitter.emit(s),
                 )?,
             }
         };
@@ -287,8 +303,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         let mut out = output::stdout();
         if json {
-            let result = JsonResult {
-                name: &scramble.name,
+            let rest = JsonRest {
                 status: match outcome.status {
                     Status::Solved => "solved",
                     Status::MaxDepth => "no_solution",
@@ -296,16 +311,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 },
                 reason: unreachable,
                 length: outcome.length,
-                solutions: outcome
-                    .solutions
-                    .iter()
-                    .map(|s| puzzle.format_sequence(s))
-                    .collect(),
                 metric: scramble.settings.metric.name(),
                 seconds: timer.elapsed().as_secs_f64(),
                 nodes: outcome.nodes,
             };
-            writeln!(out, "{}", serde_json::to_string(&result)?)?;
+            // `rest` serialises as `{...}`: its fields continue the streamed object.
+            let rest = serde_json::to_string(&rest)?;
+            writeln!(out, "],{}", &rest[1..])?;
         } else {
             match (outcome.status, &unreachable) {
                 (Status::Solved, _) => {}

@@ -396,6 +396,13 @@ impl<'s> Builder<'s> {
             return Err(too_big(src, &line, total as usize, self.positions));
         }
         if total > MAX_MOVES as u64 {
+            // The order saturates at u32::MAX: say "at least" rather than print the
+            // saturated value as if it were the order.
+            let order = if order >= u32::MAX as u64 {
+                format!("at least {order}")
+            } else {
+                order.to_string()
+            };
             return Err(src.err(
                 &line,
                 1,

@@ -474,4 +474,26 @@ fn definitions_asking_for_too_much_memory_are_refused() {
     // The same move may be used as a directed move.
     let directed = text.replace("Move X", "Move X noinverse");
     assert_eq!(puzzle(&directed).moves.len(), 1);
+    // Cycles of the first ten primes make an order past u32::MAX: the message must not
+    // print the saturated value as the order.
+    let primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29];
+    let mut perm = Vec::new();
+    let mut start = 1;
+    for len in primes {
+        for k in 0..len {
+            perm.push(start + (k + 1) % len);
+        }
+        start += len;
+    }
+    let perm: Vec<String> = perm.iter().map(|p: &usize| p.to_string()).collect();
+    let text = format!(
+        "Set A {} 1\nMove X\nA\n{}\nEnd\n",
+        start - 1,
+        perm.join(" ")
+    );
+    let e = def_err(text.as_bytes());
+    assert!(
+        e.to_string().contains("has order at least 4294967295"),
+        "{e}"
+    );
 }

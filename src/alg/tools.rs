@@ -2,9 +2,8 @@
 //! moves of the same base move, also across moves that commute with them) and the
 //! order of the position a sequence makes.
 
-use crate::group::BigUint;
+use crate::group::{transform_order, BigUint};
 use crate::puzzle::{MoveId, Puzzle, Transform};
-use std::collections::BTreeMap;
 
 /// The moves that undo `seq`: each move's inverse, in reverse order. A directed move has
 /// no inverse move, so its inverse is order - 1 repeats of it.
@@ -86,65 +85,5 @@ pub fn order(puzzle: &Puzzle, seq: &[MoveId]) -> BigUint {
         t.then_into(&puzzle.mv(id).effect, &puzzle.sets, &mut next);
         std::mem::swap(&mut t, &mut next);
     }
-    // The least common multiple of the cycle orders, as the largest power of each prime
-    // dividing any of them: cycle orders are small, their multiple need not be.
-    let mut primes: BTreeMap<u64, u32> = BTreeMap::new();
-    for (set, s) in puzzle.sets.iter().zip(&t.sets) {
-        let n = set.orientations.max(1) as u64;
-        let mut seen = vec![false; set.size];
-        for start in 0..set.size {
-            if seen[start] {
-                continue;
-            }
-            let (mut len, mut twist, mut i) = (0u64, 0u64, start);
-            while !seen[i] {
-                seen[i] = true;
-                twist += s.ori[i] as u64;
-                len += 1;
-                i = s.perm[i] as usize;
-            }
-            let cycle = len * (n / gcd(twist % n, n));
-            for (p, e) in factor(cycle) {
-                let best = primes.entry(p).or_insert(0);
-                *best = (*best).max(e);
-            }
-        }
-    }
-    let mut out = BigUint::one();
-    for (p, e) in primes {
-        for _ in 0..e {
-            out.mul_u64(p);
-        }
-    }
-    out
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-/// The prime factors of `n` with their exponents, by trial division (cycle orders are
-/// at most the number of pieces times the number of orientations).
-fn factor(mut n: u64) -> Vec<(u64, u32)> {
-    let mut out = Vec::new();
-    let mut p = 2;
-    while p * p <= n {
-        let mut e = 0;
-        while n % p == 0 {
-            n /= p;
-            e += 1;
-        }
-        if e > 0 {
-            out.push((p, e));
-        }
-        p += 1;
-    }
-    if n > 1 {
-        out.push((n, 1));
-    }
-    out
+    transform_order(puzzle, &t)
 }

@@ -21,7 +21,7 @@ mod restricted;
 mod search;
 
 pub use bigint::BigUint;
-pub use order::move_order;
+pub use order::{move_order, transform_order};
 pub use reason::{PieceCount, Reason};
 
 use crate::puzzle::{Puzzle, SetDef, State, Target};

@@ -10,13 +10,17 @@
 
 use super::BigUint;
 use crate::puzzle::moves::cycle_orders;
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Puzzle, Transform};
 use std::collections::BTreeMap;
 
 /// The exact order of base move `base` of `puzzle`: the smallest k > 0 with
 /// move^k = identity.
 pub fn move_order(puzzle: &Puzzle, base: usize) -> BigUint {
-    let effect = &puzzle.base_moves[base].effect;
+    transform_order(puzzle, &puzzle.base_moves[base].effect)
+}
+
+/// The exact order of a transformation (destination-indexed form) of `puzzle`'s sets.
+pub fn transform_order(puzzle: &Puzzle, effect: &Transform) -> BigUint {
     // For each prime, the largest power of it dividing some cycle's order.
     let mut powers: BTreeMap<u64, u32> = BTreeMap::new();
     for cycle in cycle_orders(effect, &puzzle.sets) {

@@ -18,10 +18,8 @@
 //! counted from the parts' sizes before any relabelling is built, so that a set of
 //! 20,000 pieces over budget is refused in milliseconds rather than after gigabytes.
 
-use super::comp::{
-    mask_relabel, moves_keep_ori_sum, spec_count, split_groups, split_relabel, CompError, CompKind,
-    CompSpec, MAX_COMPONENT_VALUES,
-};
+use super::comp::{spec_count, CompError, CompKind, CompSpec, MAX_COMPONENT_VALUES};
+use super::relabel::{mask_relabel, moves_keep_ori_sum, split_groups, split_relabel};
 use crate::puzzle::{IgnoreMask, Puzzle};
 
 /// One planned table: a product of components and a stable, readable name.

@@ -458,7 +458,8 @@ fn bfs(
 mod tests {
     use super::*;
     use crate::progress::Silent;
-    use crate::table::comp::{mask_relabel, CompKind, CompSpec};
+    use crate::table::comp::{CompKind, CompSpec};
+    use crate::table::relabel::mask_relabel;
     use crate::table::testing::cube2;
 
     fn cube2_table(metric: Metric) -> PruneTable {

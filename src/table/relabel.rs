@@ -1,0 +1,246 @@
+//! How a piece set is seen by permutation components: which labels a component tells
+//! apart (`mask_relabel`, from the definition's `Ignore`), and how a set too large for
+//! one coordinate is split into tracked groups (`split_relabel`, `split_groups`), counted
+//! before anything is built so that the planner can hold them to the memory budget.
+
+use crate::puzzle::{IgnoreMask, Puzzle};
+
+/// Whether every move keeps the sum of set `set`'s orientations (mod n); then the
+/// orientation coordinate can imply its last digit.
+pub fn moves_keep_ori_sum(puzzle: &Puzzle, set: usize) -> bool {
+    let n = puzzle.sets[set].orientations.max(1) as u32;
+    puzzle.base_moves.iter().all(|b| {
+        b.effect.sets[set]
+            .ori
+            .iter()
+            .map(|&o| o as u32)
+            .sum::<u32>()
+            % n
+            == 0
+    })
+}
+
+/// The relabelling that sees the pieces of set `set` as `mask` allows: a label whose
+/// pieces all sit at ignored positions of the solved state becomes the shared wildcard
+/// (the last label, returned too when some label became it); the other labels keep their
+/// order. With no mask this is the identity on the solved labels (compacted).
+pub fn mask_relabel(
+    puzzle: &Puzzle,
+    set: usize,
+    mask: Option<&IgnoreMask>,
+) -> (Vec<u16>, Option<u16>) {
+    let solved = &puzzle.solved.sets[set].perm;
+    let size = puzzle.sets[set].size;
+    let max = solved
+        .iter()
+        .copied()
+        .max()
+        .map_or(0, |m| m as usize + 1)
+        .max(size);
+    let mut kept = vec![false; max];
+    for (i, &l) in solved.iter().enumerate() {
+        if !mask.is_some_and(|m| m.perm.get(i) == Some(&true)) {
+            kept[l as usize] = true;
+        }
+    }
+    let mut relabel = vec![0u16; max];
+    let mut next = 0u16;
+    for l in 0..max {
+        if kept[l] {
+            relabel[l] = next;
+            next += 1;
+        }
+    }
+    let mut wildcard = None;
+    for l in 0..max {
+        if !kept[l] {
+            relabel[l] = next;
+            if solved.contains(&(l as u16)) {
+                wildcard = Some(next);
+            }
+        }
+    }
+    (relabel, wildcard)
+}
+
+/// Splits a relabelling whose arrangement count is too large for one component into
+/// several that each track some of its distinct labels (the rest become a shared
+/// wildcard), at most `limit` values each. Every label tracked by `relabel` other than
+/// the wildcard is tracked by exactly one part; together the parts determine the
+/// arrangement. Returns the relabelling itself when it fits.
+pub fn split_relabel(
+    puzzle: &Puzzle,
+    set: usize,
+    relabel: &[u16],
+    wildcard: Option<u16>,
+    ori_n: u64,
+    limit: u64,
+) -> Vec<(Vec<u16>, u16)> {
+    let Some(groups) = split_groups(puzzle, set, relabel, wildcard, ori_n, limit) else {
+        let tracked = wildcard.unwrap_or_else(|| distinct_labels(puzzle, set, relabel) as u16);
+        return vec![(relabel.to_vec(), tracked)];
+    };
+    // Each label's group and its place there; labels in no group are wildcards.
+    let mut group_of = vec![None; relabel.iter().map(|&l| l as usize + 1).max().unwrap_or(0)];
+    for (gi, g) in groups.iter().enumerate() {
+        for (k, &l) in g.labels.iter().enumerate() {
+            group_of[l as usize] = Some((gi, k as u16));
+        }
+    }
+    groups
+        .iter()
+        .enumerate()
+        .map(|(gi, g)| {
+            let wild = g.labels.len() as u16;
+            let part = relabel
+                .iter()
+                .map(|&l| match group_of[l as usize] {
+                    Some((h, k)) if h == gi => k,
+                    _ => wild,
+                })
+                .collect();
+            (part, wild)
+        })
+        .collect()
+}
+
+/// One part of a split relabelling: the labels it tracks (ascending) and its number of
+/// values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitGroup {
+    pub labels: Vec<u16>,
+    pub values: u64,
+}
+
+fn distinct_labels(puzzle: &Puzzle, set: usize, relabel: &[u16]) -> usize {
+    let mut seen = vec![false; relabel.len() + 1];
+    let mut n = 0;
+    for &l in &puzzle.solved.sets[set].perm {
+        let r = relabel[l as usize] as usize;
+        if !seen[r] {
+            seen[r] = true;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The parts [`split_relabel`] makes, without building their relabellings (which take
+/// two bytes per label each): `None` when the relabelling fits one component as it is.
+/// This is what the planner counts memory with before anything is built.
+pub fn split_groups(
+    puzzle: &Puzzle,
+    set: usize,
+    relabel: &[u16],
+    wildcard: Option<u16>,
+    ori_n: u64,
+    limit: u64,
+) -> Option<Vec<SplitGroup>> {
+    let solved = &puzzle.solved.sets[set].perm;
+    let n = solved.len();
+    let mut counts: std::collections::BTreeMap<u16, u64> = Default::default();
+    for &l in solved {
+        *counts.entry(relabel[l as usize]).or_insert(0) += 1;
+    }
+    // Values of a part tracking labels with these piece counts (the rest wildcard).
+    let size = |group: &[u64]| {
+        let tracked: u64 = group.iter().sum();
+        let mut c = group.to_vec();
+        c.push(n as u64 - tracked);
+        multinomial(&c).and_then(|t| t.checked_mul(ori_n.checked_pow(tracked as u32)?))
+    };
+    let kept: Vec<u64> = counts
+        .iter()
+        .filter(|(&l, _)| Some(l) != wildcard)
+        .map(|(_, &c)| c)
+        .collect();
+    if size(&kept).is_some_and(|t| t <= limit) {
+        return None;
+    }
+    // The wildcard of `relabel` stays a wildcard everywhere: no goal looks at it. The
+    // other labels are tracked in groups.
+    let labels: Vec<u16> = counts
+        .keys()
+        .copied()
+        .filter(|&l| Some(l) != wildcard)
+        .collect();
+    let mut parts = Vec::new();
+    let mut start = 0;
+    while start < labels.len() {
+        let mut end = start + 1;
+        let mut values = size(&[counts[&labels[start]]]).unwrap_or(u64::MAX);
+        // Grow the group while the part's value count stays within the limit.
+        while end < labels.len() {
+            let group: Vec<u64> = labels[start..=end].iter().map(|l| counts[l]).collect();
+            match size(&group) {
+                Some(t) if t <= limit => {
+                    values = t;
+                    end += 1;
+                }
+                _ => break,
+            }
+        }
+        parts.push(SplitGroup {
+            labels: labels[start..end].to_vec(),
+            values,
+        });
+        start = end;
+    }
+    Some(parts)
+}
+
+/// n! / prod(c!) for counts summing to n, or None past u64. The largest count is
+/// divided out first, in one step, so that the work is linear in the other counts: a
+/// part tracking two pieces of 20,000 takes two steps, not 20,000.
+fn multinomial(counts: &[u64]) -> Option<u64> {
+    let Some((big, _)) = counts.iter().enumerate().max_by_key(|&(_, &c)| c) else {
+        return Some(1);
+    };
+    let mut acc: u128 = 1;
+    let mut k: u128 = counts[big] as u128;
+    for (j, &c) in counts.iter().enumerate() {
+        if j == big {
+            continue;
+        }
+        for i in 1..=c as u128 {
+            k += 1;
+            acc = acc.checked_mul(k)? / i;
+            if acc > u64::MAX as u128 {
+                return None;
+            }
+        }
+    }
+    Some(acc as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::testing::cube2;
+
+    #[test]
+    fn relabelling_by_mask_and_splitting() {
+        let p = cube2();
+        let mask = IgnoreMask {
+            perm: vec![false, true, true, false, false, false, true],
+            ori: vec![false; 7],
+        };
+        // Labels 1, 2 and 6 sit at ignored positions only: they become the wildcard 4.
+        assert_eq!(
+            mask_relabel(&p, 0, Some(&mask)),
+            (vec![0, 4, 4, 1, 2, 3, 4], Some(4))
+        );
+        let parts: Vec<Vec<u16>> = split_relabel(&p, 0, &[0, 1, 2, 3, 4, 5, 6], None, 1, 7 * 6 * 5)
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect();
+        assert_eq!(
+            parts,
+            vec![
+                vec![0, 1, 2, 3, 3, 3, 3],
+                vec![3, 3, 3, 0, 1, 2, 3],
+                vec![1, 1, 1, 1, 1, 1, 0]
+            ]
+        );
+    }
+}

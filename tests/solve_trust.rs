@@ -26,6 +26,29 @@ fn ksolve(def: &PathBuf, scr: &PathBuf, extra: &[&str]) -> Command {
     cmd
 }
 
+/// What `ksolve solve DEF SCR ARGS` printed on stdout in its first four seconds, after
+/// which it is killed: a run that streams has printed solutions by then.
+fn stdout_of_killed_run(def: &PathBuf, scr: &PathBuf, args: &[&str]) -> String {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+        .arg("solve")
+        .arg(def)
+        .arg(scr)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    reader.join().unwrap()
+}
+
 #[test]
 fn count_zero_is_refused() {
     let (_d, def, scr) = files("ScrambleAlg two\nR U\nEnd\n");
@@ -87,24 +110,7 @@ fn positions_the_allowed_moves_cannot_reach_are_refused() {
 fn huge_slack_prints_solutions_as_it_goes() {
     let (_d, def, scr) =
         files("Slack 4294967295\nScrambleAlg j\nR U R' F' R U R' U' R' F R2 U' R' U'\nEnd\n");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
-        .arg("solve")
-        .arg(&def)
-        .arg(&scr)
-        .args(["--no-cache", "--quiet", "--threads", "2"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
-        text
-    });
-    std::thread::sleep(std::time::Duration::from_secs(4));
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let text = reader.join().unwrap();
+    let text = stdout_of_killed_run(&def, &scr, &["--no-cache", "--quiet", "--threads", "2"]);
     let lengths: Vec<usize> = text
         .lines()
         .filter(|l| l.starts_with("  "))
@@ -147,24 +153,7 @@ fn json_output_streams_its_solutions_too() {
     // its name and solutions, and a finished one is still one valid object per line.
     let (_d, def, scr) =
         files("Slack 4294967295\nScrambleAlg j\nR U R' F' R U R' U' R' F R2 U' R' U'\nEnd\n");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
-        .arg("solve")
-        .arg(&def)
-        .arg(&scr)
-        .args(["--no-cache", "--quiet", "--json"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
-        text
-    });
-    std::thread::sleep(std::time::Duration::from_secs(4));
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let text = reader.join().unwrap();
+    let text = stdout_of_killed_run(&def, &scr, &["--no-cache", "--quiet", "--json"]);
     assert!(
         text.starts_with("{\"name\":\"j\",\"solutions\":[\""),
         "{text:.200}"

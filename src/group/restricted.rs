@@ -54,4 +54,47 @@ mod tests {
         assert_eq!(none.check(&p.solved), Verdict::Reachable);
         assert!(matches!(none.check(&u2), Verdict::Unreachable(_)));
     }
+
+    /// Membership in the group of the moves `F* 0` leaves, against brute force: a
+    /// breadth-first walk over U and R from solved finds every position they reach
+    /// (29,160), and a uniform draw from the whole 2x2x2 is reachable exactly when the
+    /// walk found it.
+    #[test]
+    fn membership_under_limits_matches_a_breadth_first_walk() {
+        let p = parse_puzzle(include_bytes!("../../puzzles/2x2x2.def"), "2x2x2.def")
+            .unwrap()
+            .0;
+        let allowed: Vec<MoveId> = ["U", "U2", "U'", "R", "R2", "R'"]
+            .iter()
+            .map(|n| p.move_by_name(n).unwrap())
+            .collect();
+        let mut seen = std::collections::HashSet::from([p.solved.clone()]);
+        let mut frontier = vec![p.solved.clone()];
+        while let Some(s) = frontier.pop() {
+            for &m in &allowed {
+                let next = p.apply_sequence(&s, &[m]);
+                if seen.insert(next.clone()) {
+                    frontier.push(next);
+                }
+            }
+        }
+        assert_eq!(seen.len(), 29_160);
+        let ur = Group::generated_by(&p, &allowed).unwrap();
+        assert_eq!(ur.order().to_string(), "29160");
+        let whole = Group::new(&p).unwrap();
+        let mut rng = crate::rng::Rng::new(7);
+        let mut inside = 0;
+        for _ in 0..300 {
+            let s = whole.random_state(&mut rng).unwrap();
+            let reachable = ur.check(&s) == Verdict::Reachable;
+            assert_eq!(reachable, seen.contains(&s));
+            inside += reachable as usize;
+        }
+        // 29,160 of 3,674,160 positions: the draw is mostly outside; the walk's own
+        // positions are all inside.
+        assert!(inside < 30);
+        for s in seen.iter().take(300) {
+            assert_eq!(ur.check(s), Verdict::Reachable);
+        }
+    }
 }

@@ -60,9 +60,14 @@ pub struct SolveArgs {
     /// metric) are searched as usual.
     #[arg(long, value_name = "FILE")]
     pub database: Option<PathBuf>,
-    /// Do not use symmetry (reduction of pruning tables).
+    /// Do not use symmetry: the pruning tables are not looked up at positions
+    /// conjugated by the puzzle's symmetries.
     #[arg(long)]
     pub no_symmetry: bool,
+    /// Look the pruning tables up only at the position itself (no conjugated or inverse
+    /// positions): the same solutions, usually more nodes. For comparisons.
+    #[arg(long)]
+    pub no_probes: bool,
     /// Search with N threads (1 or more; default: one per core). The output is the same
     /// for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -155,6 +160,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         threads: args.threads.map(|n| n as usize),
         no_symmetry: args.no_symmetry,
+        no_probes: args.no_probes,
         ..SolveOptions::default()
     };
     // The group answers which positions are reachable and draws uniform random ones.
@@ -277,6 +283,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 length: None,
                 solutions: Vec::new(),
                 nodes: 0,
+                probes: 0,
             }
         } else {
             match by_database(db.as_ref(), &puzzle, &start, &ignore, scramble, &bars)? {

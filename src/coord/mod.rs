@@ -103,6 +103,27 @@ impl PermCoord {
 
 /// Lexicographic multiset rank; `counts` is consumed as scratch.
 fn rank_with(counts: &mut [u32], perm: &[u16], total: u64) -> u64 {
+    // `m * c` never exceeds `total * n`; when that fits 64 bits the same arithmetic runs
+    // on u64, several times faster than u128 division (this ranks probed positions in
+    // the search).
+    if let Some(limit) = total.checked_mul(perm.len() as u64 + 1) {
+        if limit < u64::MAX / 2 {
+            let mut m = total;
+            let mut r = 0u64;
+            let n = perm.len() as u64;
+            for (i, &p) in perm.iter().enumerate() {
+                let remaining = n - i as u64;
+                for &c in &counts[..p as usize] {
+                    if c > 0 {
+                        r += m * c as u64 / remaining;
+                    }
+                }
+                m = m * counts[p as usize] as u64 / remaining;
+                counts[p as usize] -= 1;
+            }
+            return r;
+        }
+    }
     let mut m = total as u128;
     let mut r: u128 = 0;
     let n = perm.len();

@@ -499,6 +499,7 @@ pub fn solve_scramble(
             length,
             solutions,
             nodes,
+            probes: 0,
         }
     };
     // Stepping down costs microseconds, so a solution longer than MaxDepth is found and

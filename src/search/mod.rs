@@ -17,7 +17,9 @@
 //!   component values, advanced through move tables.
 
 pub mod canon;
+mod inverse;
 pub mod ordered;
+mod probe;
 pub mod random;
 mod worker;
 
@@ -27,7 +29,8 @@ use worker::search_bound;
 
 use crate::progress::Progress;
 use crate::puzzle::{IgnoreMask, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State};
-use crate::table::comp::{CompError, CompKind, CompSpec};
+use crate::symmetry::SymmetryGroup;
+use crate::table::comp::{CompError, CompKind, CompSpec, Component};
 use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, PruneTable, INFINITE};
 use crate::table::{CompId, Tables};
@@ -39,10 +42,12 @@ use std::sync::Arc;
 pub struct SolveOptions {
     /// Stop after this many solutions (over all lengths).
     pub count: Option<usize>,
-    /// Do not use symmetry (reduction of pruning tables). The tables do not use the
-    /// symmetry group (`crate::symmetry`) yet, so today this changes nothing; it is
-    /// here so that the command line's `--no-symmetry` reaches the solver.
+    /// Do not use symmetry: no lookups of the pruning tables at conjugated positions
+    /// ([`probe`]).
     pub no_symmetry: bool,
+    /// No extra lookups of the pruning tables at all (symmetric or inverse positions),
+    /// for comparisons: solutions are the same, only the node count changes.
+    pub no_probes: bool,
     /// Threads to search with (default: rayon's pool size). Output is the same for any
     /// number.
     pub threads: Option<usize>,
@@ -71,6 +76,9 @@ pub struct Outcome {
     pub solutions: Vec<Vec<MoveId>>,
     /// Search nodes generated (moves tried that passed the legality checks).
     pub nodes: u64,
+    /// Extra lookups of the pruning tables made at each node the ordinary bound lets
+    /// through (positions conjugated by a symmetry, or the inverse position).
+    pub probes: usize,
 }
 
 /// Why solving failed.
@@ -101,6 +109,9 @@ pub struct Solver<'p> {
     /// The canonical automaton of the last move limits seen: building it composes
     /// moves, so it is kept while consecutive scrambles share their limits.
     canon: Option<(Vec<MoveLimit>, Arc<Canon>)>,
+    /// The definition's symmetries, found at the first search that probes with them
+    /// (`None` inside when they could not be found: the search then goes without).
+    symmetry: Option<Option<SymmetryGroup>>,
 }
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
@@ -145,19 +156,42 @@ struct Ctx<'a> {
     /// Per move: bit mask of the move limits it counts against.
     limit_mask: Vec<u64>,
     limit_max: Vec<u32>,
+    /// Further lookups of the pruning tables at conjugated positions.
+    sym: probe::SymProbes<'a>,
+    /// Lookups at the inverse position, when it is as far from solved.
+    inverse: Option<inverse::InverseProbe<'a>>,
+    /// The position to solve.
+    start_state: &'a State,
 }
 
 impl Ctx<'_> {
     /// The largest lower bound of the pruning tables for a node.
     fn heuristic(&self, vals: &[u32]) -> u32 {
-        self.prune
-            .iter()
-            .map(|(slots, t)| {
-                let idx: u64 = slots.iter().map(|&(s, st)| vals[s] as u64 * st).sum();
-                t.get(idx)
-            })
-            .max()
-            .unwrap_or(0)
+        let direct = self.prune.iter().map(|(slots, t)| {
+            let idx: u64 = slots.iter().map(|&(s, st)| vals[s] as u64 * st).sum();
+            t.get(idx)
+        });
+        let probed = self.sym.probes.iter().map(|(t, pairs)| {
+            let idx: u64 = pairs
+                .iter()
+                .map(|&(s, st)| self.sym.start[s] as u64 * st)
+                .sum();
+            self.prune[*t].1.get(idx)
+        });
+        let mut h = direct.chain(probed).max().unwrap_or(0);
+        if let Some(ip) = &self.inverse {
+            let mut inv = self.start_state.clone();
+            ip.invert_into(self.start_state, &mut inv);
+            let mut scratch = vec![0u16; inv.sets.iter().map(|s| s.perm.len()).max().unwrap_or(0)];
+            for (t, comps) in &ip.tables {
+                let idx: u64 = comps
+                    .iter()
+                    .map(|&(c, st)| c.rank_state(&inv, &mut scratch) as u64 * st)
+                    .sum();
+                h = h.max(self.prune[*t].1.get(idx));
+            }
+        }
+        h
     }
 }
 
@@ -168,6 +202,7 @@ impl<'p> Solver<'p> {
             puzzle,
             tables,
             canon: None,
+            symmetry: None,
         }
     }
 
@@ -234,6 +269,7 @@ impl<'p> Solver<'p> {
             length: None,
             solutions: Vec::new(),
             nodes: 0,
+            probes: 0,
         };
         // The move tables the goal test reads must fit the budget; say how much they
         // need before building any.
@@ -354,13 +390,46 @@ impl<'p> Solver<'p> {
                     .fold(0u64, |acc, (i, _)| acc | 1 << i)
             })
             .collect();
+        let no_probes = probe::SymProbes::default();
+        let sym = if options.no_symmetry || options.no_probes {
+            no_probes
+        } else {
+            let group = self
+                .symmetry
+                .get_or_insert_with(|| SymmetryGroup::find(puzzle).ok());
+            match group {
+                Some(g) => {
+                    let prune: Vec<(Vec<CompId>, Vec<u64>)> = prune_comps
+                        .iter()
+                        .map(|(ids, i)| (ids.clone(), pruning_all[*i].table.strides.clone()))
+                        .collect();
+                    probe::choose(puzzle, g, tables, &prune, ignore, &limit_mask, start)
+                }
+                None => no_probes,
+            }
+        };
+        let cost = move_costs(puzzle, settings.metric);
+        let inverse = if options.no_probes {
+            None
+        } else {
+            let prune: Vec<Vec<(&Component, u64)>> = prune_comps
+                .iter()
+                .map(|(ids, i)| {
+                    ids.iter()
+                        .zip(&pruning_all[*i].table.strides)
+                        .map(|(&id, &st)| (tables.comp(id), st))
+                        .collect()
+                })
+                .collect();
+            inverse::InverseProbe::new(puzzle, ignore, &limit_mask, &cost, prune)
+        };
         let ctx = Ctx {
             nm,
             width: slot_tables.len(),
             tables: slot_tables,
             start: start_vals,
             canon: &canon,
-            cost: move_costs(puzzle, settings.metric),
+            cost,
             base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
             prune: prune_slots
                 .into_iter()
@@ -372,6 +441,9 @@ impl<'p> Solver<'p> {
             touched: touched_by(puzzle),
             limit_mask,
             limit_max: limits.iter().map(|l| l.max).collect(),
+            sym,
+            inverse,
+            start_state: start,
         };
 
         let h0 = ctx.heuristic(&ctx.start);
@@ -384,6 +456,7 @@ impl<'p> Solver<'p> {
             length: None,
             solutions: Vec::new(),
             nodes: 0,
+            probes: ctx.sym.probes.len() + ctx.inverse.as_ref().map_or(0, |i| i.tables.len()),
         };
         let threads = options
             .threads

@@ -25,6 +25,13 @@ struct Worker<'c, 'a, 'e> {
     kstate: Vec<u32>,
     kleft: Vec<u32>,
     h: Vec<u32>,
+    /// Values of the probe slots ([`super::probe`]) at each level of the path.
+    pvals: Vec<u32>,
+    /// The whole position at each level of the path, its inverse and ranking scratch:
+    /// kept only when the inverse is probed.
+    full: Vec<crate::puzzle::State>,
+    inv: crate::puzzle::State,
+    scratch: Vec<u16>,
     path: Vec<u16>,
     counts: Vec<u32>,
     nodes: u64,
@@ -51,6 +58,26 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             kstate: vec![0; (levels + 1) * ctx.nm],
             kleft: vec![0; (levels + 1) * ctx.nm],
             h: vec![0; ctx.nm],
+            pvals: {
+                let pw = ctx.sym.slots.len();
+                let mut v = vec![0u32; (levels + 1) * pw];
+                v[..pw].copy_from_slice(&ctx.sym.start);
+                v
+            },
+            full: match &ctx.inverse {
+                Some(_) => vec![ctx.start_state.clone(); levels + 1],
+                None => Vec::new(),
+            },
+            inv: ctx.start_state.clone(),
+            scratch: vec![
+                0;
+                ctx.start_state
+                    .sets
+                    .iter()
+                    .map(|s| s.perm.len())
+                    .max()
+                    .unwrap_or(0)
+            ],
             path: Vec::with_capacity(levels),
             counts: vec![0; ctx.limit_max.len()],
             nodes: 0,
@@ -130,6 +157,44 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             }
         }
         Some((left, to))
+    }
+
+    /// Advances the probe slots (and the whole position, when the inverse is probed)
+    /// from the node at `level` by move `m` into the next row, and whether every probe
+    /// still lets the child reach the goal with `left`.
+    #[inline]
+    fn probes_allow(&mut self, level: usize, m: usize, left: u32) -> bool {
+        let ctx = self.ctx;
+        let pw = ctx.sym.slots.len();
+        if pw > 0 {
+            let nm = ctx.nm;
+            let (cur, next) = self.pvals.split_at_mut((level + 1) * pw);
+            let cur = &cur[level * pw..];
+            for ((n, &c), slot) in next[..pw].iter_mut().zip(cur).zip(&ctx.sym.slots) {
+                *n = slot.table[c as usize * nm + slot.map[m] as usize];
+            }
+            for (t, pairs) in &ctx.sym.probes {
+                let idx: u64 = pairs.iter().map(|&(s, st)| next[s] as u64 * st).sum();
+                if ctx.prune[*t].1.get(idx) > left {
+                    return false;
+                }
+            }
+        }
+        if let Some(ip) = &ctx.inverse {
+            let (cur, next) = self.full.split_at_mut(level + 1);
+            cur[level].then_into(ip.effects[m], ip.sets(), &mut next[0]);
+            ip.invert_into(&next[0], &mut self.inv);
+            for (t, comps) in &ip.tables {
+                let mut idx = 0u64;
+                for &(c, stride) in comps {
+                    idx += c.rank_state(&self.inv, &mut self.scratch) as u64 * stride;
+                }
+                if ctx.prune[*t].1.get(idx) > left {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     fn limits_allow(&self, mut mask: u64) -> bool {
@@ -244,6 +309,12 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             let next = (level + 1) * w;
             self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
             let m = self.kmove[k] as usize;
+            // The probes cost more than the ordinary bound, so they only look at the
+            // children it let through; a child with nothing left is decided by the goal
+            // test alone.
+            if self.kleft[k] > 0 && !self.probes_allow(level, m, self.kleft[k]) {
+                continue;
+            }
             self.push(m);
             self.dfs(level + 1, self.kleft[k], self.kstate[k]);
             self.pop();
@@ -320,6 +391,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let mut state = Canon::START;
         for (level, &m) in prefix.iter().enumerate() {
             self.advance(level, m as usize);
+            // The prefix passed the probes' bounds or not, it is searched either way; only
+            // the slots' values matter here.
+            self.probes_allow(level, m as usize, u32::MAX);
             self.push(m as usize);
             spent += self.ctx.cost[m as usize];
             state = self.ctx.canon.step(state, m as usize);

@@ -87,6 +87,21 @@ impl Tables {
         })
     }
 
+    /// The set and position of `x` that position `pos` of set `set` of the conjugate
+    /// reads.
+    pub fn source(&self, set: usize, pos: usize) -> (usize, usize) {
+        (self.src_set[set], self.src[set][pos].0 as usize)
+    }
+
+    /// The label that label `label` of set `set` of the original becomes in the
+    /// conjugate (`None` for labels the solved state does not use).
+    pub fn label_image(&self, set: usize, label: u16) -> Option<u16> {
+        match self.labels.get(set)?.get(label as usize)? {
+            (u16::MAX, _) => None,
+            &(l, _) => Some(l),
+        }
+    }
+
     /// Writes the conjugate of `x` into `out` (same shape). Allocates nothing.
     pub fn conjugate_into(&self, x: &State, out: &mut State) {
         for (k2, (row, o)) in self.src.iter().zip(&mut out.sets).enumerate() {

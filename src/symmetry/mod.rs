@@ -99,6 +99,18 @@ impl Symmetry {
         out
     }
 
+    /// The set and position of a position `X` that position `pos` of set `set` of its
+    /// conjugate shows (the conjugate reads it through a relabelling).
+    pub fn source(&self, set: usize, pos: usize) -> (usize, usize) {
+        self.tables.source(set, pos)
+    }
+
+    /// The label a piece with label `label` of set `set` carries in a conjugate (`None`
+    /// for labels the solved state does not use).
+    pub fn label_image(&self, set: usize, label: u16) -> Option<u16> {
+        self.tables.label_image(set, label)
+    }
+
     /// Like [`Symmetry::conjugate`], writing into `out` (same shape) without allocating.
     pub fn conjugate_into(&self, state: &State, out: &mut State) {
         self.tables.conjugate_into(state, out);

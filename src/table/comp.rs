@@ -102,7 +102,7 @@ impl CompSpec {
 
 /// Ranks and unranks one component's values.
 #[derive(Clone, Debug)]
-enum Coder {
+pub(super) enum Coder {
     Perm {
         coord: PermCoord,
         relabel: Vec<u16>,
@@ -151,8 +151,8 @@ pub struct Component {
     /// How many values the component has.
     pub count: u32,
     /// Positions of the set.
-    len: usize,
-    coder: Coder,
+    pub(super) len: usize,
+    pub(super) coder: Coder,
     /// `table[v * nmoves + m]`: the value after move `m`. Empty until built.
     pub table: Vec<u32>,
 }

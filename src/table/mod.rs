@@ -12,6 +12,7 @@ pub mod file;
 pub mod inventory;
 pub mod plan;
 pub mod prune;
+pub mod rank;
 pub mod relabel;
 pub mod temp;
 #[cfg(test)]

@@ -1,0 +1,173 @@
+//! The inverse probe: when every piece is distinct, every move's inverse is a move of
+//! the same cost and nothing is ignored, the inverse position is exactly as far from
+//! solved as the position (a solution of one, reversed and inverted move by move, solves
+//! the other), so the pruning tables looked up there give a second bound.
+//!
+//! A position `X` is the solved state `Z` followed by a transformation `g`; its inverse
+//! is `Z` followed by `g⁻¹`. It is computed from the node's whole position, which the
+//! search keeps per level only when this probe is in use, and ranked into the tables'
+//! components without allocating ([`Component::rank_state`]).
+
+use crate::puzzle::{IgnoreMask, Puzzle, SetDef, State, Transform};
+use crate::table::comp::{CompKind, Component};
+
+/// What the inverse probe of one search needs.
+pub(super) struct InverseProbe<'a> {
+    sets: &'a [SetDef],
+    solved: &'a State,
+    /// Per set: the solved position of each label.
+    home: Vec<Vec<u16>>,
+    /// Per move: its effect, to keep the whole position along the path.
+    pub effects: Vec<&'a Transform>,
+    /// Per probed table: its index among the search's tables and its components with
+    /// their strides.
+    pub tables: Vec<(usize, Vec<(&'a Component, u64)>)>,
+}
+
+impl<'a> InverseProbe<'a> {
+    /// The probe for a search of `puzzle` with these ignore masks, move limits
+    /// (`limit_mask[m]`: the limits move `m` counts against) and move costs, over tables
+    /// listed as their components with strides; `None` when the inverse position's
+    /// distance may differ from the position's under the scramble's rules, or when no
+    /// table would see anything new there.
+    pub fn new(
+        puzzle: &'a Puzzle,
+        ignore: &[IgnoreMask],
+        limit_mask: &[u64],
+        cost: &[u32],
+        prune: Vec<Vec<(&'a Component, u64)>>,
+    ) -> Option<InverseProbe<'a>> {
+        let distinct = puzzle.solved.sets.iter().all(|s| {
+            let mut seen = vec![false; s.perm.len()];
+            s.perm.iter().all(|&l| {
+                (l as usize) < seen.len() && !std::mem::replace(&mut seen[l as usize], true)
+            })
+        });
+        let ignores = puzzle.ignore.iter().chain(ignore).any(|m| m.any());
+        // Blocks and forbidden pairs restrict sequences in an order-dependent way;
+        // reversing a solution need not keep them.
+        if !distinct || ignores || !puzzle.blocks.is_empty() || puzzle.forbidden.iter().any(|&f| f)
+        {
+            return None;
+        }
+        for (m, mv) in puzzle.moves.iter().enumerate() {
+            let inv = mv.effect.inverse(&puzzle.sets);
+            let ok = puzzle.moves.iter().enumerate().any(|(j, w)| {
+                w.effect == inv && cost[j] == cost[m] && limit_mask.get(j) == limit_mask.get(m)
+            });
+            if !ok {
+                return None;
+            }
+        }
+        // A table that follows every piece it sees one by one gives the same bound at the
+        // inverse (its abstraction is a group of its own): only the others are probed.
+        let tables: Vec<(usize, Vec<(&Component, u64)>)> = prune
+            .into_iter()
+            .enumerate()
+            .filter(|(_, comps)| {
+                comps.iter().any(|(c, _)| match &c.spec.kind {
+                    CompKind::Perm { relabel } | CompKind::Pieces { relabel, .. } => {
+                        let solved = &puzzle.solved.sets[c.spec.set].perm;
+                        let mut classes: Vec<u16> =
+                            solved.iter().map(|&l| relabel[l as usize]).collect();
+                        classes.sort_unstable();
+                        classes.windows(2).any(|w| w[0] == w[1])
+                    }
+                    CompKind::Ori { .. } | CompKind::Pos => false,
+                })
+            })
+            .collect();
+        if tables.is_empty() {
+            return None;
+        }
+        let home = puzzle
+            .solved
+            .sets
+            .iter()
+            .map(|s| {
+                let mut h = vec![0u16; s.perm.len()];
+                for (pos, &l) in s.perm.iter().enumerate() {
+                    h[l as usize] = pos as u16;
+                }
+                h
+            })
+            .collect();
+        Some(InverseProbe {
+            sets: &puzzle.sets,
+            solved: &puzzle.solved,
+            home,
+            effects: puzzle.moves.iter().map(|m| &m.effect).collect(),
+            tables,
+        })
+    }
+
+    /// The puzzle's sets, for applying moves to whole positions.
+    pub fn sets(&self) -> &'a [SetDef] {
+        self.sets
+    }
+
+    /// Writes the inverse of position `x` into `out` (same shape).
+    pub fn invert_into(&self, x: &State, out: &mut State) {
+        for (k, set) in self.sets.iter().enumerate() {
+            let n = set.orientations.max(1);
+            let (xs, z, o) = (&x.sets[k], &self.solved.sets[k], &mut out.sets[k]);
+            let home = &self.home[k];
+            for i in 0..set.size {
+                let j = home[xs.perm[i] as usize] as usize;
+                o.perm[j] = z.perm[i];
+                o.ori[j] = ((z.ori[i] % n + z.ori[j] % n + n - xs.ori[i] % n) % n) % n;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::MoveId;
+    use crate::table::testing::cube2;
+
+    /// `invert(Z g) == Z g⁻¹`, also when the solved state is not the identity.
+    #[test]
+    fn the_inverse_position_is_solved_then_the_inverse_sequence() {
+        let mut p = cube2();
+        for twisted in [false, true] {
+            if twisted {
+                p.solved.sets[0].perm = vec![2, 0, 1, 3, 4, 6, 5];
+                p.solved.sets[0].ori = vec![1, 0, 2, 0, 1, 0, 0];
+            }
+            let probe = InverseProbe::new(&p, &[], &[], &vec![1; p.moves.len()], Vec::new());
+            assert!(probe.is_none(), "no table to probe");
+            let probe = InverseProbe {
+                sets: &p.sets,
+                solved: &p.solved,
+                home: {
+                    let mut h = vec![0u16; 7];
+                    for (pos, &l) in p.solved.sets[0].perm.iter().enumerate() {
+                        h[l as usize] = pos as u16;
+                    }
+                    vec![h]
+                },
+                effects: Vec::new(),
+                tables: Vec::new(),
+            };
+            let mut out = p.solved.clone();
+            for len in 0..12usize {
+                let seq: Vec<MoveId> = (0..len)
+                    .map(|i| MoveId(((i * 7 + len * 3) % p.moves.len()) as u16))
+                    .collect();
+                let x = p.apply_sequence(&p.solved, &seq);
+                let inverse: Vec<MoveId> = seq
+                    .iter()
+                    .rev()
+                    .map(|&m| {
+                        let inv = p.mv(m).effect.inverse(&p.sets);
+                        MoveId(p.moves.iter().position(|w| w.effect == inv).unwrap() as u16)
+                    })
+                    .collect();
+                probe.invert_into(&x, &mut out);
+                assert_eq!(out, p.apply_sequence(&p.solved, &inverse), "{seq:?}");
+            }
+        }
+    }
+}

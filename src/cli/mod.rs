@@ -8,6 +8,7 @@ mod god;
 mod output;
 mod progress;
 mod solve;
+mod verbose;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;

@@ -75,6 +75,11 @@ pub struct SolveArgs {
     /// Show no progress (warnings are still printed).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Explain the choice of pruning tables under --memory (each plan weighed, the
+    /// chosen tables with their entries and bytes) and, per scramble, the number of
+    /// extra table lookups (probes) per node, on stderr.
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 /// The fields of a scramble's `--json` object that follow its streamed `name` and
@@ -153,6 +158,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             ScrambleSource::Alg(_) | ScrambleSource::Random => &[],
         };
         check_goal(&puzzle, ignore, budget)?;
+    }
+    if args.verbose {
+        let report = ksolve::table::plan::plan_report(&puzzle, budget)?;
+        for line in super::verbose::plan_lines(&puzzle, &report, budget) {
+            eprintln!("{line}");
+        }
     }
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
@@ -307,6 +318,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         };
         if outcome.status != Status::Solved {
             code = EXIT_NO_SOLUTION;
+        }
+        if args.verbose {
+            eprintln!(
+                "{}: {} nodes, {} extra table lookup(s) per node the ordinary bound lets through",
+                scramble.name, outcome.nodes, outcome.probes
+            );
         }
         let mut out = output::stdout();
         if json {

@@ -31,17 +31,19 @@ pub struct PlannedTable {
     pub len: u64,
 }
 
-/// Move tables are kept under this many bytes each.
-const MAX_MOVE_TABLE_BYTES: u64 = 64 << 20;
+/// The components of the goal test (and the smallest choice of the pruning tables') keep
+/// their move tables under this many bytes each; the pruning tables may use larger
+/// components when the budget holds their move tables ([`plan_report`]).
+const GOAL_MOVE_TABLE_BYTES: u64 = 64 << 20;
 
 /// Two tables are merged when their product has at most this many entries (2 MiB).
 const MERGE_BELOW: u64 = 1 << 22;
 
-/// The largest number of values a component of this puzzle may have: its move table
-/// must fit [`MAX_MOVE_TABLE_BYTES`].
+/// The largest number of values a goal component of this puzzle may have: its move
+/// table must fit [`GOAL_MOVE_TABLE_BYTES`].
 pub fn component_limit(puzzle: &Puzzle) -> u64 {
     let nm = puzzle.moves.len().max(1) as u64;
-    (MAX_MOVE_TABLE_BYTES / 4 / nm).min(MAX_COMPONENT_VALUES)
+    (GOAL_MOVE_TABLE_BYTES / 4 / nm).min(MAX_COMPONENT_VALUES)
 }
 
 /// The orientation component of a set, if its pieces have orientations. The sum rule
@@ -72,9 +74,14 @@ pub fn ori_spec(puzzle: &Puzzle, set: usize) -> Option<CompSpec> {
 /// The permutation components that together see set `set` as `mask` allows, split into
 /// tracked groups when one coordinate would be too large. Components with a single
 /// value (nothing to see) are left out.
-pub fn perm_specs(puzzle: &Puzzle, set: usize, mask: Option<&IgnoreMask>) -> Vec<CompSpec> {
+pub fn perm_specs(
+    puzzle: &Puzzle,
+    set: usize,
+    mask: Option<&IgnoreMask>,
+    limit: u64,
+) -> Vec<CompSpec> {
     let (relabel, wild) = mask_relabel(puzzle, set, mask);
-    split_relabel(puzzle, set, &relabel, wild, 1, component_limit(puzzle))
+    split_relabel(puzzle, set, &relabel, wild, 1, limit)
         .into_iter()
         .map(|(relabel, _)| CompSpec {
             set,
@@ -93,14 +100,23 @@ pub fn set_specs(
     set: usize,
     mask: Option<&IgnoreMask>,
 ) -> (Vec<CompSpec>, Option<CompSpec>) {
-    let limit = component_limit(puzzle);
+    set_specs_with(puzzle, set, mask, component_limit(puzzle))
+}
+
+/// Like [`set_specs`], with components of at most `limit` values.
+pub fn set_specs_with(
+    puzzle: &Puzzle,
+    set: usize,
+    mask: Option<&IgnoreMask>,
+    limit: u64,
+) -> (Vec<CompSpec>, Option<CompSpec>) {
     let ori = ori_spec(puzzle, set);
     let too_big = ori
         .as_ref()
         .is_some_and(|o| spec_count(puzzle, o).map_or(true, |c| c > limit));
     if !too_big {
         let ori = ori.filter(|s| spec_count(puzzle, s).is_ok_and(|c| c > 1));
-        return (perm_specs(puzzle, set, mask), ori);
+        return (perm_specs(puzzle, set, mask, limit), ori);
     }
     let n = puzzle.sets[set].orientations as u64;
     let (relabel, wild) = mask_relabel(puzzle, set, mask);
@@ -204,12 +220,124 @@ fn unit(puzzle: &Puzzle, comps: Vec<CompSpec>, names: Vec<String>) -> PlannedTab
 /// The tables to build for `puzzle` within `budget` bytes, which must first hold the
 /// move tables of every component the search reads; `Err` when they alone do not fit.
 pub fn plan(puzzle: &Puzzle, budget: u64) -> Result<Vec<PlannedTable>, CompError> {
-    let moves = check_goal(puzzle, &puzzle.ignore, budget)?;
-    let budget = budget - moves;
+    Ok(plan_report(puzzle, budget)?.chosen)
+}
+
+/// One way of seeing the sets that the planner weighed: the largest component it
+/// allowed, the tables that fit the budget that way, the bytes they need in all (goal
+/// move tables, the extra move tables of larger components, pruning entries and the
+/// largest build's scratch) and the score the choice maximises.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub limit: u64,
+    pub tables: Vec<PlannedTable>,
+    pub bytes: u64,
+    pub score: f64,
+}
+
+/// What the planner chose and what it weighed, for `solve -v`.
+#[derive(Clone, Debug)]
+pub struct PlanReport {
+    pub chosen: Vec<PlannedTable>,
+    pub candidates: Vec<Candidate>,
+    /// Index of the chosen candidate.
+    pub best: usize,
+}
+
+/// The score of a set of tables: a table's typical bound grows with the logarithm of
+/// its entries, and the search takes the largest bound at each node, so the sum of the
+/// tables' log2 sizes, less one per table (fewer, larger tables prune better than many
+/// small ones of the same total), is a cheap proxy for how strong the bound is.
+fn score(tables: &[PlannedTable]) -> f64 {
+    tables
+        .iter()
+        .map(|t| (t.len.max(1) as f64).log2() - 1.0)
+        .sum()
+}
+
+/// Plans the tables with components of at most the goal test's size, then with larger
+/// ones (four times as many values each step, up to [`MAX_COMPONENT_VALUES`]), counting
+/// the move tables of the larger components against the budget, and keeps the plan with
+/// the best [`score`] (the smallest components on a tie).
+pub fn plan_report(puzzle: &Puzzle, budget: u64) -> Result<PlanReport, CompError> {
+    let goal = check_goal(puzzle, &puzzle.ignore, budget)?;
+    let base = component_limit(puzzle);
+    let mut limits = vec![base];
+    while let Some(&last) = limits.last() {
+        if last >= MAX_COMPONENT_VALUES {
+            break;
+        }
+        limits.push(last.saturating_mul(4).min(MAX_COMPONENT_VALUES));
+    }
+    let goal_specs: Vec<CompSpec> = (0..puzzle.sets.len())
+        .flat_map(|set| {
+            let (parts, ori) = set_specs_with(puzzle, set, puzzle.ignore.get(set), base);
+            parts.into_iter().chain(ori)
+        })
+        .collect();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for limit in limits {
+        let tables = plan_with(puzzle, budget - goal, limit, &goal_specs);
+        let bytes = goal + extra_move_bytes(puzzle, &tables, &goal_specs) + pruning_needed(&tables);
+        let score = score(&tables);
+        // The same tables as a smaller limit gave: nothing new.
+        if candidates.iter().any(|c| c.tables == tables) {
+            continue;
+        }
+        candidates.push(Candidate {
+            limit,
+            tables,
+            bytes,
+            score,
+        });
+    }
+    let best = (0..candidates.len())
+        .max_by(|&a, &b| {
+            candidates[a]
+                .score
+                .total_cmp(&candidates[b].score)
+                .then(b.cmp(&a))
+        })
+        .unwrap_or(0);
+    Ok(PlanReport {
+        chosen: candidates[best].tables.clone(),
+        candidates,
+        best,
+    })
+}
+
+/// Bytes of the move tables (and relabellings) of the components `tables` read that
+/// the goal test does not already hold.
+fn extra_move_bytes(puzzle: &Puzzle, tables: &[PlannedTable], goal: &[CompSpec]) -> u64 {
+    let mut seen: Vec<&CompSpec> = Vec::new();
+    let per_value = puzzle.moves.len() as u64 * 4;
+    let mut bytes = 0u64;
+    for c in tables.iter().flat_map(|t| &t.comps) {
+        if goal.contains(c) || seen.contains(&c) {
+            continue;
+        }
+        seen.push(c);
+        let relabel = match &c.kind {
+            CompKind::Perm { relabel } | CompKind::Pieces { relabel, .. } => relabel.len() as u64,
+            CompKind::Ori { .. } | CompKind::Pos => 0,
+        };
+        let values = spec_count(puzzle, c).unwrap_or(u64::MAX);
+        bytes = bytes
+            .saturating_add(values.saturating_mul(per_value))
+            .saturating_add(relabel * 4);
+    }
+    bytes
+}
+
+/// The tables within `budget` bytes (after the goal test's move tables) with
+/// components of at most `limit` values: each set's arrangement and orientation
+/// together; when the budget is exceeded, the largest combined table is split into its
+/// parts, and parts that still do not fit are dropped; tiny tables are merged.
+fn plan_with(puzzle: &Puzzle, budget: u64, limit: u64, goal: &[CompSpec]) -> Vec<PlannedTable> {
     let mut units: Vec<PlannedTable> = Vec::new();
     for set in 0..puzzle.sets.len() {
         let name = &puzzle.sets[set].name;
-        let (perms, ori) = set_specs(puzzle, set, puzzle.ignore.get(set));
+        let (perms, ori) = set_specs_with(puzzle, set, puzzle.ignore.get(set), limit);
         let multi = perms.len() > 1;
         let pieces = perms
             .iter()
@@ -241,7 +369,10 @@ pub fn plan(puzzle: &Puzzle, budget: u64) -> Result<Vec<PlannedTable>, CompError
         }
     }
     // Within budget: split the largest combined table, or drop the largest single one.
-    while pruning_needed(&units) > budget && !units.is_empty() {
+    let needed = |units: &[PlannedTable]| {
+        pruning_needed(units).saturating_add(extra_move_bytes(puzzle, units, goal))
+    };
+    while needed(&units) > budget && !units.is_empty() {
         let (i, _) = units
             .iter()
             .enumerate()
@@ -278,7 +409,7 @@ pub fn plan(puzzle: &Puzzle, budget: u64) -> Result<Vec<PlannedTable>, CompError
     }
     // The largest table prunes most often: look it up first.
     units.sort_by_key(|u| std::cmp::Reverse(u.len));
-    Ok(units)
+    units
 }
 
 #[cfg(test)]

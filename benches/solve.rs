@@ -1,6 +1,6 @@
 //! Benchmarks of the solver's hot paths and of whole solves: applying a move through
 //! the move tables (and, for comparison, on the piece-level model), one pruning-table
-//! lookup, and solving fixed lists of positions on the 2x2x2 and on the 3x3x3 <R,U>
+//! lookup, a probe at a conjugated position, and solving fixed lists of positions on the 2x2x2 and on the 3x3x3 <R,U>
 //! subgroup. Tables are built in memory once, before timing. Run with
 //! `cargo bench --bench solve`; BENCHMARKS.md records the figures.
 
@@ -165,6 +165,31 @@ fn benches(c: &mut Criterion) {
             for _ in 0..1000 {
                 idx = (idx * 6364136223846793005 + 1442695040888963407) % table.len;
                 sum += table.get(idx);
+            }
+            black_box(sum)
+        })
+    });
+    // What the search's probes cost per node they look at: a whole position conjugated
+    // by a symmetry, ranked into the table's components, looked up (the inverse probe
+    // does the same with the inverse position).
+    let pr = &tables.built_pruning(ksolve::puzzle::Metric::Htm)[0];
+    let group = ksolve::symmetry::SymmetryGroup::find(&p2).expect("symmetries");
+    let sym = &group.elements()[group.order() - 1];
+    let positions = walks(&p2, 1000, 30);
+    c.bench_function("probe: 1000 lookups at conjugated positions", |b| {
+        let mut conj = p2.solved.clone();
+        let mut scratch = vec![0u16; 7];
+        b.iter(|| {
+            let mut sum = 0u32;
+            for x in &positions {
+                sym.conjugate_into(x, &mut conj);
+                let idx: u64 = pr
+                    .comps
+                    .iter()
+                    .zip(&pr.table.strides)
+                    .map(|(&id, &st)| tables.comp(id).rank_state(&conj, &mut scratch) as u64 * st)
+                    .sum();
+                sum += pr.table.get(idx);
             }
             black_box(sum)
         })

@@ -100,3 +100,24 @@ fn bad_input_exits_2() {
     ]);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// `solve -v` says which tables the planner weighed and chose, with their entries and
+/// bytes, and per scramble the nodes and the extra lookups per node, on stderr; the
+/// solutions on stdout are unchanged.
+#[test]
+fn verbose_explains_the_tables_and_the_probes() {
+    let (_d, def, scr) = files("ScrambleAlg two\nR U\nEnd\n");
+    let out = ksolve(&[
+        "solve".as_ref(),
+        def.as_os_str(),
+        scr.as_os_str(),
+        "-v".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("plan(s) weighed"), "{err}");
+    assert!(err.contains("  * components up to "), "{err}");
+    assert!(err.contains("table CORNERS.po: 3674160 entries"), "{err}");
+    assert!(err.contains("two: ") && err.contains(" nodes, "), "{err}");
+    assert!(String::from_utf8(out.stdout).unwrap().contains("  U' R'\n"));
+}

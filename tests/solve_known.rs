@@ -84,7 +84,12 @@ fn pyraminx_table_counts_gods_numbers() {
     let mut tables = Tables::new(TableCache::in_memory(), 1 << 30);
     let mut specs = Vec::new();
     for set in 0..p.sets.len() {
-        specs.extend(ksolve::table::plan::perm_specs(&p, set, None));
+        specs.extend(ksolve::table::plan::perm_specs(
+            &p,
+            set,
+            None,
+            ksolve::table::plan::component_limit(&p),
+        ));
         specs.extend(ksolve::table::plan::ori_spec(&p, set));
     }
     let ids: Vec<_> = specs

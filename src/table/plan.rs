@@ -494,4 +494,36 @@ mod tests {
             "{e}"
         );
     }
+
+    /// Under 1 GiB the 3x3x3's edges are best seen as seven tracked edges and five
+    /// edges with every flip, whose components are larger than the goal test's; their
+    /// move tables count against the budget. Under 4 GiB two six-edge tables with every
+    /// flip fit, and score higher.
+    #[test]
+    fn larger_components_are_chosen_when_the_budget_holds_them() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let bytes = std::fs::read(format!("{root}/puzzles/3x3x3.def")).unwrap();
+        let p = crate::def::parse_puzzle(&bytes, "3x3x3.def").unwrap().0;
+        let base = component_limit(&p);
+        let largest = |tables: &[PlannedTable]| {
+            tables
+                .iter()
+                .flat_map(|t| &t.comps)
+                .map(|c| spec_count(&p, c).unwrap())
+                .max()
+                .unwrap()
+        };
+        let small = plan_report(&p, 1 << 30).unwrap();
+        assert!(small.candidates.len() >= 2);
+        let chosen = &small.candidates[small.best];
+        assert!(chosen.limit > base);
+        assert_eq!(largest(&small.chosen), 12 * 11 * 10 * 9 * 8 * 7 * 6);
+        assert!(chosen.bytes <= 1 << 30);
+        // The seven-edge component's move table (18 moves, 4 bytes) is counted.
+        assert!(chosen.bytes >= 3_991_680 * 18 * 4 + goal_bytes(&p, &p.ignore));
+        let large = plan_report(&p, 4 << 30).unwrap();
+        assert_eq!(large.candidates[large.best].limit, base);
+        assert_eq!(largest(&large.chosen), 12 * 11 * 10 * 9 * 8 * 7);
+        assert!(large.candidates.iter().all(|c| c.bytes <= 4 << 30));
+    }
 }

@@ -2,9 +2,10 @@
 //! scramble file against it) and prints what was understood, so that a user can see how
 //! ksolve reads their files before solving anything.
 
+use super::input;
 use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
-use ksolve::def::{load_puzzle, load_scrambles};
+use ksolve::def::load_puzzle;
 use ksolve::group::{move_order, BigUint, Group, Verdict};
 use ksolve::puzzle::{LimitKey, Puzzle, Scramble, ScrambleSource};
 use ksolve::symmetry::SymmetryGroup;
@@ -14,10 +15,15 @@ use std::path::PathBuf;
 
 /// Arguments of `ksolve check`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  ksolve check puzzles/3x3x3.def                       sets, moves, exact group size
+  ksolve check puzzles/3x3x3.def scrambles/3x3x3.txt   and whether each scramble can be solved
+  cat s.txt | ksolve check puzzles/3x3x3.def -         scrambles from standard input
+  ksolve check puzzles/2x2x2.def --json | tail -1      the summary as JSON")]
 pub struct CheckArgs {
     /// The puzzle definition file (ksolve+ `.def` format).
     pub def: PathBuf,
-    /// A scramble file to validate against the puzzle.
+    /// A scramble file to validate against the puzzle; `-` reads standard input.
     pub scrambles: Option<PathBuf>,
     /// Also print the summary as one JSON object on the last line.
     #[arg(long)]
@@ -504,8 +510,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         eprintln!("warning: symmetries not computed: {e}");
     }
     if let Some(path) = &args.scrambles {
-        let scrambles = load_scrambles(path, &puzzle)?;
-        summary.scramble_file = Some(path.display().to_string());
+        let scrambles = input::scrambles(path, &puzzle)?;
+        summary.scramble_file = Some(input::display_name(path));
         summary.scrambles = scrambles
             .iter()
             .map(|s| summarize_scramble(&puzzle, group.as_ref(), s))

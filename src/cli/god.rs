@@ -19,6 +19,10 @@ use std::path::PathBuf;
 
 /// Arguments of `ksolve god`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  ksolve god puzzles/2x2x2.def                        positions at each distance (HTM)
+  ksolve puzzles/2x2x2.def !q                         the same in QTM, ksolve+'s form
+  ksolve god puzzles/2x2x2.def --save 2x2x2.dist      keep the table for solve --database")]
 pub struct GodArgs {
     /// The puzzle definition file (ksolve+ `.def` format).
     pub def: PathBuf,

@@ -3,10 +3,12 @@
 //! one JSON object per scramble with `--json`.
 
 use super::output;
+use super::overrides::Overrides;
 use super::progress::Bars;
+use super::{input, summary};
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
-use ksolve::def::{format_state, load_scrambles, parse_puzzle, read_file};
+use ksolve::def::{format_state, parse_puzzle, read_file};
 use ksolve::gods::database::{self, Database};
 use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_budget};
@@ -25,11 +27,25 @@ use std::time::Instant;
 
 /// Solve every scramble of a scramble file optimally.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  ksolve solve puzzles/2x2x2.def scrambles/2x2x2.txt           every optimal solution
+  ksolve puzzles/2x2x2.def scrambles/2x2x2.txt                 the same, ksolve+'s form
+  ksolve solve puzzles/3x3x3.def --alg \"R U R' U'\" --slack 1   what an algorithm makes
+  ksolve solve puzzles/2x2x2.def --alg \"R U R'\" --moves R,U    only R, U and their powers
+  cat s.txt | ksolve solve puzzles/2x2x2.def -                 scrambles from standard input
+
+--slack, --max-depth, --qtm/--htm and --moves replace the scramble file's Slack,
+MaxDepth, QTM/HTM and MoveLimits for every scramble; what they do not name keeps the
+file's values.")]
 pub struct SolveArgs {
     /// The puzzle definition (ksolve+ .def format).
     pub def: PathBuf,
-    /// The scrambles to solve (ksolve+ scramble file format).
-    pub scrambles: PathBuf,
+    /// The scrambles to solve (ksolve+ scramble file format); `-` reads standard input.
+    #[arg(required_unless_present = "alg")]
+    pub scrambles: Option<PathBuf>,
+    /// Scrambles and settings from the command line.
+    #[command(flatten)]
+    pub overrides: Overrides,
     /// Stop after this many solutions per scramble (1 or more; 0 is refused, since it
     /// would stop before searching).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -67,7 +83,8 @@ pub struct SolveArgs {
     /// for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Show no progress (warnings are still printed).
+    /// Show no progress and no per-scramble summary on stderr (warnings are still
+    /// printed).
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -130,7 +147,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     for w in &warnings {
         bars.warn(&w.to_string());
     }
-    let scrambles = load_scrambles(&args.scrambles, &puzzle)?;
+    let mut scrambles = match &args.scrambles {
+        Some(path) => input::scrambles(path, &puzzle)?,
+        None => args.overrides.alg_scrambles(&puzzle)?,
+    };
+    // Before anything reads the settings (the database's metric, the goal checks).
+    args.overrides.apply(&puzzle, &mut scrambles)?;
     let dir = (!args.no_cache).then(|| cache_dir(args.tables.as_deref()));
     let cache = TableCache::open(
         dir,
@@ -248,9 +270,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 } else {
                     names.join(" ")
                 };
-                unreachable = Some(format!(
-                    "with only the moves MoveLimits allow ({names}), {r}"
-                ));
+                let by = if args.overrides.moves.is_empty() {
+                    "MoveLimits allow"
+                } else {
+                    "--moves allows"
+                };
+                unreachable = Some(format!("with only the moves {by} ({names}), {r}"));
             }
         }
         let json = args.json;
@@ -333,6 +358,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             writeln!(out)?;
         }
         out.flush()?;
+        if !json && !args.quiet {
+            let seconds = timer.elapsed().as_secs_f64();
+            let line = summary::line(
+                &scramble.name,
+                &scramble.settings,
+                &outcome,
+                emitter.written,
+                seconds,
+            );
+            eprintln!("{line}");
+        }
     }
     Ok(code)
 }

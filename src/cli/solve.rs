@@ -367,7 +367,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 emitter.written,
                 seconds,
             );
-            eprintln!("{line}");
+            // A summary that cannot be written (stderr closed) is no reason to stop
+            // solving, unlike the solutions on stdout.
+            let _ = writeln!(std::io::stderr(), "{line}");
         }
     }
     Ok(code)

@@ -44,10 +44,6 @@ fn mistyped_subcommand_gets_a_suggestion() {
     assert_eq!(code, 2);
     assert!(err.contains("/nonexistent/puzzle.def"), "{err}");
     assert!(err.contains("cannot read"), "{err}");
-}
-
-#[test]
-fn existing_file_named_like_a_subcommand_typo_is_a_definition() {
     // A file called `sovle` in the working directory is what the user meant.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("sovle"), "not a definition\n").unwrap();

@@ -8,6 +8,7 @@ mod god;
 mod output;
 mod progress;
 mod solve;
+mod stats;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -45,11 +46,14 @@ enum Command {
     /// Invert, simplify, measure or show algorithms (`alg DEF invert "R U R' U'"`);
     /// without an algorithm, one per line of standard input.
     Alg(alg::AlgArgs),
+    /// Solve random positions optimally and print the distribution of their lengths
+    /// (`stats DEF --random 1000`, or `--walk LENGTH --count N`).
+    Stats(stats::StatsArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
 /// definition file.
-const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "cache", "alg", "help"];
+const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "cache", "alg", "stats", "help"];
 
 /// Rewrites ksolve+'s positional forms into subcommands: `DEF !` and `DEF !q` become
 /// `god DEF [--qtm]`, `DEF SCRAMBLES` becomes `solve DEF SCRAMBLES`. Options after the
@@ -110,6 +114,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Alg(args) => alg::run(args),
+        Command::Stats(args) => stats::run(args),
     }
 }
 

@@ -86,10 +86,11 @@ pub fn format_duration(d: std::time::Duration) -> String {
 }
 
 /// The time left for a phase `done` of `total` steps into it after `elapsed`, assuming
-/// the rate so far holds; `None` before any step is done (no rate yet) or once the
-/// phase is complete.
+/// the rate so far holds; `None` until a twentieth of the phase is done (the first
+/// layers of a breadth-first build find few entries in a full scan each, so an earlier
+/// guess would be hours too long) and once it is complete.
 pub fn eta(done: u64, total: u64, elapsed: std::time::Duration) -> Option<std::time::Duration> {
-    if done == 0 || done >= total {
+    if done >= total || done.saturating_mul(20) < total {
         return None;
     }
     let left = (total - done) as f64 * elapsed.as_secs_f64() / done as f64;
@@ -138,6 +139,8 @@ mod tests {
         let ten = Duration::from_secs(10);
         assert_eq!(eta(25, 100, ten), Some(Duration::from_secs(30)));
         assert_eq!(eta(0, 100, ten), None);
+        assert_eq!(eta(4, 100, ten), None);
+        assert_eq!(eta(5, 100, ten), Some(Duration::from_secs(190)));
         assert_eq!(eta(100, 100, ten), None);
         assert_eq!(
             eta(1, 3, Duration::from_millis(500)),

@@ -11,6 +11,7 @@ mod overrides;
 mod progress;
 mod shell;
 mod solve;
+mod stats;
 mod summary;
 
 use clap::error::{ContextKind, ErrorKind};
@@ -72,6 +73,9 @@ enum Command {
     Completions(shell::CompletionsArgs),
     /// Print the manual page, in roff (`ksolve man | man -l -`).
     Man(shell::ManArgs),
+    /// Solve random positions optimally and print the distribution of their lengths
+    /// (`stats DEF --random 1000`, or `--walk LENGTH --count N`).
+    Stats(stats::StatsArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
@@ -82,6 +86,7 @@ const SUBCOMMANDS: &[&str] = &[
     "god",
     "cache",
     "alg",
+    "stats",
     "completions",
     "man",
     "help",
@@ -164,8 +169,6 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Alg(args) => alg::run(args),
-        Command::Completions(args) => shell::completions(args),
-        Command::Man(args) => shell::man(args),
     }
 }
 

@@ -15,7 +15,7 @@ use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
 use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
 use ksolve::rng::Rng;
-use ksolve::search::{random::random_state, Outcome, SolveOptions, Solver, Status};
+use ksolve::search::{random::random_position, Outcome, SolveOptions, Solver, Status};
 use ksolve::table::cache::TableCache;
 use ksolve::table::file::cache_dir;
 use ksolve::table::plan::check_goal;
@@ -373,14 +373,6 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(code)
-}
-
-/// A position for `RandomScramble`: uniform over the reachable positions when the group
-/// is known and has no blocks, else a long random walk of legal moves.
-fn random_position(puzzle: &Puzzle, group: Option<&Group>, rng: &mut Rng) -> State {
-    group
-        .and_then(|g| g.random_state(rng))
-        .unwrap_or_else(|| random_state(puzzle, rng))
 }
 
 /// The database method's answer to one scramble, or `None` when there is no table or

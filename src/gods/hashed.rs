@@ -506,7 +506,10 @@ pub(crate) fn run(
             .filter(|&c| d + 1 >= c)
             .map(|c| layers[d + 1 - c].len() as u64)
             .sum();
-        progress.start(&format!("depth {}", d + 1), Some(total));
+        progress.start(
+            &format!("positions at distance {} from solved", d + 1),
+            Some(total),
+        );
         // Refuse before a layer that would not fit, guessing its size from the growth of
         // the last one, rather than after filling memory.
         if d >= 1 {

@@ -398,7 +398,7 @@ fn indexed_table(
     progress: &dyn Progress,
     on_layer: &Layers,
 ) -> Result<GodTable, GodError> {
-    progress.start("move tables", None);
+    progress.start("move tables of the perfect index", None);
     let limit = if opts.tuning.move_tables {
         move_table_limit(opts.memory)
     } else {

@@ -145,6 +145,8 @@ struct Ctx<'a> {
     /// Per move: bit mask of the move limits it counts against.
     limit_mask: Vec<u64>,
     limit_max: Vec<u32>,
+    /// Where workers report the nodes they generate, in batches.
+    progress: &'a dyn Progress,
 }
 
 impl Ctx<'_> {
@@ -372,6 +374,7 @@ impl<'p> Solver<'p> {
             touched: touched_by(puzzle),
             limit_mask,
             limit_max: limits.iter().map(|l| l.max).collect(),
+            progress,
         };
 
         let h0 = ctx.heuristic(&ctx.start);
@@ -392,14 +395,17 @@ impl<'p> Solver<'p> {
         let mut total = 0usize;
         let mut bound = h0;
         while bound <= settings.max_depth && total < cap {
-            progress.start(&format!("searching depth {bound}"), None);
+            progress.searching(bound);
             let want = cap - total;
             let mut seq = Vec::new();
+            let mut found = total as u64;
             let mut sink = |p: &[u16]| -> Result<(), SearchError> {
                 seq.clear();
                 seq.extend(p.iter().map(|&m| MoveId(m)));
                 replay(puzzle, &canon, start, ignore, settings, bound, &seq)?;
                 on_solution(bound, &seq);
+                found += 1;
+                progress.solutions(found);
                 Ok(())
             };
             let (emitted, nodes) =

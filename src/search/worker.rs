@@ -7,6 +7,11 @@ use super::ordered::{Buffering, Emitter, Sink};
 use super::{Ctx, SearchError};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+/// Nodes a worker generates between two reports to the progress: often enough for a
+/// live count several times a second, rarely enough that the shared counter behind the
+/// progress is not contended.
+const REPORT_EVERY: u64 = 1 << 16;
+
 /// One item of the top of the tree: a solution shorter than the split depth, or a
 /// prefix to search below.
 enum Item {
@@ -28,6 +33,8 @@ struct Worker<'c, 'a, 'e> {
     path: Vec<u16>,
     counts: Vec<u32>,
     nodes: u64,
+    /// Nodes already reported to the search's progress.
+    reported: u64,
     /// Solutions of the current prefix not yet handed to the emitter.
     found: Vec<Vec<u16>>,
     /// Solutions of the current prefix so far, handed over or not.
@@ -54,6 +61,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             path: Vec::with_capacity(levels),
             counts: vec![0; ctx.limit_max.len()],
             nodes: 0,
+            reported: 0,
             found: Vec::new(),
             in_prefix: 0,
             out,
@@ -215,6 +223,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             alive += 1;
         }
         self.nodes += alive as u64;
+        if self.nodes - self.reported >= REPORT_EVERY {
+            self.report();
+        }
         for (slots, t) in &ctx.prune {
             if alive == 0 {
                 return;
@@ -251,6 +262,12 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 return;
             }
         }
+    }
+
+    /// Hands the nodes generated since the last report to the search's progress.
+    fn report(&mut self) {
+        self.ctx.progress.inc(self.nodes - self.reported);
+        self.reported = self.nodes;
     }
 
     /// Keeps the solution at the end of the path: straight to the emitter when this
@@ -363,6 +380,7 @@ pub(super) fn search_bound(
     }
     let emitter = Emitter::new(sink, cap, buffering);
     let next = AtomicUsize::new(0);
+    ctx.progress.inc(top.nodes);
     let nodes = AtomicU64::new(top.nodes);
     let work = || {
         let mut w = Worker::new(ctx, levels, Some(&emitter));
@@ -376,6 +394,7 @@ pub(super) fn search_bound(
                 Item::Prefix(p) => w.below(i, p, bound),
             }
         }
+        w.report();
         nodes.fetch_add(w.nodes, Relaxed);
     };
     if threads == 1 {

@@ -8,6 +8,7 @@
 
 pub mod cache;
 pub mod comp;
+pub mod estimate;
 pub mod file;
 pub mod inventory;
 pub mod plan;
@@ -17,7 +18,7 @@ pub mod temp;
 #[cfg(test)]
 pub(crate) mod testing;
 
-use crate::progress::Progress;
+use crate::progress::{format_count, Progress};
 use crate::puzzle::{Metric, Puzzle};
 use cache::TableCache;
 use comp::{CompError, CompSpec, Component};
@@ -53,6 +54,11 @@ pub struct Tables {
     comps: Vec<Component>,
     index: HashMap<CompSpec, CompId>,
     pruning: HashMap<Metric, Vec<Pruning>>,
+}
+
+/// The cache name of a planned pruning table.
+fn prune_name(planned: &plan::PlannedTable, metric: Metric) -> String {
+    format!("pt-{}-{}", metric.name(), planned.name)
 }
 
 /// The payload prefix of a cached pruning table: format, depth and length.
@@ -144,7 +150,12 @@ impl Tables {
                     })
                 },
                 || {
-                    progress.start(&format!("move table {name}"), None);
+                    let what = format!(
+                        "move table: {}, {} entries",
+                        plan::describe(puzzle, std::slice::from_ref(spec)),
+                        format_count(entries)
+                    );
+                    progress.start(&what, None);
                     c.build_table(puzzle);
                     progress.finish();
                     let bytes = c.table.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -168,13 +179,31 @@ impl Tables {
     ) -> Result<&[Pruning], CompError> {
         if !self.pruning.contains_key(&metric) {
             let mut built = Vec::new();
-            for planned in plan::plan(puzzle, self.budget)? {
+            let planned_all = plan::plan(puzzle, self.budget)?;
+            // A build of more than a gigabyte is announced with its size, a rough time
+            // and a quicker --memory, before anything is built.
+            let to_build: Vec<&plan::PlannedTable> = planned_all
+                .iter()
+                .filter(|t| !self.cached(&prune_name(t, metric), &self.prune_params(t, metric)))
+                .collect();
+            let threads = rayon::current_num_threads();
+            if let Some(line) = estimate::build_notice(puzzle, &to_build, self.budget, threads) {
+                progress.note(&line);
+            }
+            let n = planned_all.len();
+            for (i, planned) in planned_all.into_iter().enumerate() {
                 let ids = planned
                     .comps
                     .iter()
                     .map(|s| self.component(puzzle, s, progress))
                     .collect::<Result<Vec<_>, _>>()?;
-                let table = self.build_pruning(puzzle, &planned, &ids, metric, progress);
+                let what = format!(
+                    "pruning table {} of {n}: {}, {} entries",
+                    i + 1,
+                    plan::describe(puzzle, &planned.comps),
+                    format_count(planned.len)
+                );
+                let table = self.build_pruning(puzzle, &planned, &ids, metric, &what, progress);
                 built.push(Pruning {
                     comps: ids,
                     table,
@@ -191,16 +220,9 @@ impl Tables {
         self.pruning.get(&metric).map_or(&[], |v| v.as_slice())
     }
 
-    fn build_pruning(
-        &self,
-        puzzle: &Puzzle,
-        planned: &plan::PlannedTable,
-        ids: &[CompId],
-        metric: Metric,
-        progress: &dyn Progress,
-    ) -> PruneTable {
-        let comps: Vec<&Component> = ids.iter().map(|&id| self.comp(id)).collect();
-        let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+    /// The cache parameters of a planned pruning table: everything its contents depend
+    /// on.
+    fn prune_params(&self, planned: &plan::PlannedTable, metric: Metric) -> Vec<u8> {
         let allow_bytes = planned.len <= self.budget / 8;
         let mut params = vec![CONTENTS_VERSION];
         params.extend_from_slice(b"prune");
@@ -210,7 +232,31 @@ impl Tables {
             params.extend_from_slice(&c.key_bytes());
             params.push(b'|');
         }
-        let name = format!("pt-{}-{}", metric.name(), planned.name);
+        params
+    }
+
+    /// Whether the cache folder holds a file for this table (which is then loaded, or
+    /// rebuilt with a warning if it proves damaged).
+    fn cached(&self, name: &str, params: &[u8]) -> bool {
+        self.cache
+            .path(name, self.cache.key(params))
+            .is_some_and(|p| p.is_file())
+    }
+
+    fn build_pruning(
+        &self,
+        puzzle: &Puzzle,
+        planned: &plan::PlannedTable,
+        ids: &[CompId],
+        metric: Metric,
+        what: &str,
+        progress: &dyn Progress,
+    ) -> PruneTable {
+        let comps: Vec<&Component> = ids.iter().map(|&id| self.comp(id)).collect();
+        let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+        let allow_bytes = planned.len <= self.budget / 8;
+        let params = self.prune_params(planned, metric);
+        let name = prune_name(planned, metric);
         self.cache.load_or_build(
             "ksolve-prune",
             &name,
@@ -232,9 +278,8 @@ impl Tables {
                     .iter()
                     .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
                     .collect();
-                let what = format!("pruning table {}", planned.name);
                 let t =
-                    PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, &what, progress);
+                    PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, what, progress);
                 let mut payload = vec![0u8; PRUNE_PREFIX];
                 payload[0] = (t.format == Format::Bytes) as u8;
                 payload[1] = t.max_depth;

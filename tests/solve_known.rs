@@ -26,7 +26,7 @@ fn distances(p: &ksolve::puzzle::Puzzle, metric: Metric) -> HashMap<State, u32> 
             for (i, m) in p.moves.iter().enumerate() {
                 let next = s.then(&m.effect, &p.sets);
                 let nd = d + metric.cost(p, ksolve::puzzle::MoveId(i as u16));
-                if dist.get(&next).map_or(true, |&old| nd < old) {
+                if dist.get(&next).is_none_or(|&old| nd < old) {
                     dist.insert(next.clone(), nd);
                     queue.push_back(next);
                     changed = true;
@@ -107,7 +107,7 @@ fn pyraminx_table_counts_gods_numbers() {
 /// are solved in four moves. Slow in a debug build (`KSOLVE_SLOW_TESTS=1`).
 #[test]
 fn megaminx_short_scrambles() {
-    if std::env::var_os("KSOLVE_SLOW_TESTS").map_or(true, |v| v != "1") {
+    if std::env::var_os("KSOLVE_SLOW_TESTS").is_none_or(|v| v != "1") {
         return;
     }
     let root = env!("CARGO_MANIFEST_DIR");

@@ -169,6 +169,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Alg(args) => alg::run(args),
+        Command::Stats(args) => stats::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     }
 }
 

@@ -151,7 +151,7 @@ fn position(
             let mut spare = left
                 .iter()
                 .enumerate()
-                .flat_map(|(l, &c)| std::iter::repeat(l as u16).take(c));
+                .flat_map(|(l, &c)| std::iter::repeat_n(l as u16, c));
             for p in perm.iter_mut().filter(|p| p.is_none()) {
                 *p = spare.next();
             }

@@ -145,7 +145,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     for s in &scrambles {
         let ignore = match &s.source {
             ScrambleSource::Position(t) => &t.ignore[..],
-            ScrambleSource::Alg(_) | ScrambleSource::Random => &[],
+            ScrambleSource::Alg(_) | ScrambleSource::Random | ScrambleSource::Impossible(_) => &[],
         };
         check_goal(&puzzle, ignore, budget)?;
     }
@@ -198,6 +198,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
             ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
             ScrambleSource::Random => (random_position(&puzzle, group.as_ref(), &mut rng), vec![]),
+            ScrambleSource::Impossible(_) => (puzzle.solved.clone(), vec![]),
         };
         if !puzzle.blocks.is_empty() && ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {
             // ksolve+ warns here too: which moves are legal depends on where the
@@ -208,7 +209,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 scramble.name
             ));
         }
-        if !args.json && !matches!(scramble.source, ScrambleSource::Position(_)) {
+        if !args.json
+            && !matches!(
+                scramble.source,
+                ScrambleSource::Position(_) | ScrambleSource::Impossible(_)
+            )
+        {
             write!(out, "Scramble position:\n{}", format_state(&puzzle, &start))?;
         }
         out.flush()?;
@@ -218,6 +224,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
         let mut unreachable = match (&scramble.source, &group) {
+            (ScrambleSource::Impossible(why), _) => Some(why.clone()),
             (ScrambleSource::Position(t), Some(g)) => match g.check_target(t) {
                 Verdict::Unreachable(r) => Some(r.to_string()),
                 Verdict::Reachable | Verdict::Unknown(_) => None,

@@ -7,6 +7,7 @@ mod check;
 mod god;
 mod output;
 mod progress;
+mod show;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -45,11 +46,14 @@ enum Command {
     /// Invert, simplify, measure or show algorithms (`alg DEF invert "R U R' U'"`);
     /// without an algorithm, one per line of standard input.
     Alg(alg::AlgArgs),
+    /// Draw a position as its net of stickers (in colour on a terminal, or as SVG), from
+    /// an algorithm or a facelet string; in ksolve+'s form without a sticker map.
+    Show(show::ShowArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
 /// definition file.
-const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "cache", "alg", "help"];
+const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "cache", "alg", "show", "help"];
 
 /// Rewrites ksolve+'s positional forms into subcommands: `DEF !` and `DEF !q` become
 /// `god DEF [--qtm]`, `DEF SCRAMBLES` becomes `solve DEF SCRAMBLES`. Options after the
@@ -110,6 +114,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Alg(args) => alg::run(args),
+        Command::Show(args) => show::run(args),
     }
 }
 

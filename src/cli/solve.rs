@@ -11,7 +11,9 @@ use ksolve::gods::database::{self, Database};
 use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
-use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
+use ksolve::puzzle::{
+    IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
+};
 use ksolve::rng::Rng;
 use ksolve::search::{random::random_state, Outcome, SolveOptions, Solver, Status};
 use ksolve::table::cache::TableCache;
@@ -28,8 +30,22 @@ use std::time::Instant;
 pub struct SolveArgs {
     /// The puzzle definition (ksolve+ .def format).
     pub def: PathBuf,
-    /// The scrambles to solve (ksolve+ scramble file format).
-    pub scrambles: PathBuf,
+    /// The scrambles to solve (ksolve+ scramble file format); not needed with
+    /// --facelets.
+    #[arg(required_unless_present = "facelets")]
+    pub scrambles: Option<PathBuf>,
+    /// Solve the position with these colours instead of a scramble file: one letter per
+    /// sticker, in the order of the definition's `Stickers` block (for the 3x3x3, the
+    /// 54-letter URFDLB facelet string).
+    #[arg(long, value_name = "COLOURS", conflicts_with = "scrambles")]
+    pub facelets: Option<String>,
+    /// After each scramble's first solution, print the net after each of its moves
+    /// (ksolve+'s form for a puzzle without a sticker map).
+    #[arg(long)]
+    pub steps: bool,
+    /// When to draw the nets of --steps in colour (ANSI).
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: super::show::ColorWhen,
     /// Stop after this many solutions per scramble (1 or more; 0 is refused, since it
     /// would stop before searching).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -94,6 +110,8 @@ struct Emitter<'p> {
     json: bool,
     puzzle: &'p Puzzle,
     written: u64,
+    /// The first solution, kept for `--steps`.
+    first: Option<Vec<MoveId>>,
 }
 
 impl Emitter<'_> {
@@ -109,6 +127,9 @@ impl Emitter<'_> {
         };
         output::or_exit(result);
         self.written += 1;
+        if self.first.is_none() {
+            self.first = Some(seq.to_vec());
+        }
     }
 }
 
@@ -130,7 +151,29 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     for w in &warnings {
         bars.warn(&w.to_string());
     }
-    let scrambles = load_scrambles(&args.scrambles, &puzzle)?;
+    let scrambles = match (&args.scrambles, &args.facelets) {
+        (Some(path), _) => load_scrambles(path, &puzzle)?,
+        (None, Some(f)) => vec![Scramble {
+            name: "facelets".into(),
+            source: match super::show::from_facelets(&puzzle, f)? {
+                Ok(state) => ScrambleSource::Position(Target {
+                    ignore: puzzle
+                        .sets
+                        .iter()
+                        .map(|s| IgnoreMask {
+                            perm: vec![false; s.size],
+                            ori: vec![false; s.size],
+                        })
+                        .collect(),
+                    state,
+                }),
+                Err(why) => ScrambleSource::Impossible(why),
+            },
+            settings: SolveSettings::default(),
+            line: 0,
+        }],
+        (None, None) => anyhow::bail!("expected a scramble file or --facelets"),
+    };
     let dir = (!args.no_cache).then(|| cache_dir(args.tables.as_deref()));
     let cache = TableCache::open(
         dir,
@@ -277,6 +320,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             json,
             puzzle: &puzzle,
             written: 0,
+            first: None,
         };
         let outcome = if unreachable.is_some() {
             Outcome {
@@ -337,11 +381,34 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                     writeln!(out, "No solution: the position cannot be solved.")?
                 }
             }
+            if let (true, Some(seq)) = (args.steps, &emitter.first) {
+                write_steps(&mut out, &puzzle, &start, seq, args.color.on())?;
+            }
             writeln!(out)?;
         }
         out.flush()?;
     }
     Ok(code)
+}
+
+/// seed 002's step by step: the position before the first move and after each move of
+/// a solution.
+fn write_steps(
+    out: &mut impl Write,
+    puzzle: &Puzzle,
+    start: &State,
+    seq: &[MoveId],
+    color: bool,
+) -> std::io::Result<()> {
+    writeln!(out, "Start:")?;
+    write!(out, "{}", super::show::picture(puzzle, start, color))?;
+    let mut state = start.clone();
+    for (i, &m) in seq.iter().enumerate() {
+        state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
+        writeln!(out, "Step {}: {}", i + 1, puzzle.mv(m).name)?;
+        write!(out, "{}", super::show::picture(puzzle, &state, color))?;
+    }
+    Ok(())
 }
 
 /// A position for `RandomScramble`: uniform over the reachable positions when the group

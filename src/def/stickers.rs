@@ -43,7 +43,13 @@ fn sticker(src: &Source, puzzle: &Puzzle, line: &Line) -> Result<Sticker, DefErr
     let n = line.toks.len();
     let fixed = n == 4 && line.toks[3].s == "-";
     if n != 6 && !fixed {
-        let at = if n > 6 { 6 } else { n.min(4) };
+        // Point at the first word too many, the word that should be `-`, or where the
+        // missing words were expected.
+        let at = match n {
+            _ if n > 6 => 6,
+            4 => 3,
+            _ => n,
+        };
         return Err(src.err(
             line,
             at,

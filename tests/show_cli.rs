@@ -25,16 +25,37 @@ fn ksolve(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn show_prints_the_net() {
-    let (code, out) = ksolve(&["show", "puzzles/3x3x3.def", "--alg", "R U", "--color", "never"]);
+    let (code, out) = ksolve(&[
+        "show",
+        "puzzles/3x3x3.def",
+        "--alg",
+        "R U",
+        "--color",
+        "never",
+    ]);
     assert_eq!(code, Some(0));
     insta::assert_snapshot!("show_3x3x3_r_u", out);
-    let (code, out) = ksolve(&["show", "puzzles/2x2x2.def", "--alg", "F", "--color", "never"]);
+    let (code, out) = ksolve(&[
+        "show",
+        "puzzles/2x2x2.def",
+        "--alg",
+        "F",
+        "--color",
+        "never",
+    ]);
     assert_eq!(code, Some(0));
     insta::assert_snapshot!("show_2x2x2_f", out);
     // Not a terminal: plain letters without --color too.
     let (_, plain) = ksolve(&["show", "puzzles/2x2x2.def", "--alg", "F"]);
     assert_eq!(plain, out);
-    let (_, coloured) = ksolve(&["show", "puzzles/2x2x2.def", "--alg", "F", "--color", "always"]);
+    let (_, coloured) = ksolve(&[
+        "show",
+        "puzzles/2x2x2.def",
+        "--alg",
+        "F",
+        "--color",
+        "always",
+    ]);
     assert!(coloured.contains("\u{1b}["), "{coloured}");
 }
 
@@ -84,7 +105,10 @@ fn solve_steps_prints_the_net_after_each_move() {
 #[test]
 fn svg_pictures_render() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, alg) in [("cube-solved.svg", ""), ("cube-scrambled.svg", "R U F' L2 D B'")] {
+    for (name, alg) in [
+        ("cube-solved.svg", ""),
+        ("cube-scrambled.svg", "R U F' L2 D B'"),
+    ] {
         let path = dir.path().join(name);
         let mut args = vec!["show", "puzzles/3x3x3.def", "--svg", path.to_str().unwrap()];
         if !alg.is_empty() {
@@ -98,7 +122,11 @@ fn svg_pictures_render() {
         let tree = resvg::usvg::Tree::from_str(&drawn, &resvg::usvg::Options::default()).unwrap();
         let size = tree.size().to_int_size();
         let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+        resvg::render(
+            &tree,
+            resvg::tiny_skia::Transform::default(),
+            &mut pixmap.as_mut(),
+        );
         // The U centre (row 1, column 4 of the net) is white and the F centre (row 4,
         // column 4) green; the corner of the picture is left transparent.
         let at = |row: u32, col: u32| {

@@ -94,9 +94,13 @@ fn simulate(n: i32, alg: &str) -> String {
 }
 
 fn puzzle(file: &str) -> Puzzle {
-    load_puzzle(Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles").join(file))
-        .unwrap()
-        .0
+    load_puzzle(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("puzzles")
+            .join(file),
+    )
+    .unwrap()
+    .0
 }
 
 /// The position a facelet string reads as, through a `ScrambleFacelets` block.
@@ -183,7 +187,10 @@ fn the_superflip_string_is_the_superflip() {
     };
     let alg = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
     assert_eq!(t.state, by_alg(&p, alg));
-    assert_eq!(simulate(3, alg), "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB");
+    assert_eq!(
+        simulate(3, alg),
+        "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB"
+    );
 }
 
 fn ksolve() -> Command {
@@ -207,10 +214,21 @@ fn facelets_solve_at_the_algorithms_optimal_length() {
             ..SolveOptions::default()
         };
         let o = solver
-            .solve(&t.state, &[], &SolveSettings::default(), options, &Silent, |_, _| {})
+            .solve(
+                &t.state,
+                &[],
+                &SolveSettings::default(),
+                options,
+                &Silent,
+                |_, _| {},
+            )
             .unwrap();
         // Each of these algorithms is optimal, so the position solves at its length.
-        assert_eq!(o.length, Some(alg.split_whitespace().count() as u32), "{alg}");
+        assert_eq!(
+            o.length,
+            Some(alg.split_whitespace().count() as u32),
+            "{alg}"
+        );
     }
 }
 
@@ -218,7 +236,13 @@ fn facelets_solve_at_the_algorithms_optimal_length() {
 fn solve_facelets(facelets: &str) -> (Option<i32>, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let out = ksolve()
-        .args(["solve", "puzzles/3x3x3.def", "--facelets", facelets, "--tables"])
+        .args([
+            "solve",
+            "puzzles/3x3x3.def",
+            "--facelets",
+            facelets,
+            "--tables",
+        ])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -281,7 +305,10 @@ fn impossible_colourings_each_get_their_reason_and_exit_1() {
     for (facelets, want) in cases {
         let (code, stdout, stderr) = solve_facelets(&facelets);
         assert_eq!(code, Some(1), "{facelets}: {stdout}{stderr}");
-        assert!(stdout.contains(want), "{facelets}: expected `{want}` in {stdout}");
+        assert!(
+            stdout.contains(want),
+            "{facelets}: expected `{want}` in {stdout}"
+        );
         reasons.push(stdout);
     }
     reasons.sort();
@@ -302,9 +329,42 @@ fn malformed_strings_exit_2_with_the_place() {
     }
     let dir = tempfile::tempdir().unwrap();
     let scr = dir.path().join("s.txt");
-    std::fs::write(&scr, format!("ScrambleFacelets bad\n{}\nEnd\n", recolour(&solved, &[(3, 'X')]))).unwrap();
-    let out = ksolve().args(["check", "puzzles/3x3x3.def"]).arg(&scr).output().unwrap();
+    std::fs::write(
+        &scr,
+        format!(
+            "ScrambleFacelets bad\n{}\nEnd\n",
+            recolour(&solved, &[(3, 'X')])
+        ),
+    )
+    .unwrap();
+    let out = ksolve()
+        .args(["check", "puzzles/3x3x3.def"])
+        .arg(&scr)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("s.txt:2:4"), "{stderr}");
+}
+
+/// Every shipped sticker map reads back what it draws: the colours of a position, as a
+/// facelet string, are that position again.
+#[test]
+fn shipped_maps_read_back_what_they_draw() {
+    for (file, algs) in [
+        ("2x2x2.def", &["R U2 F'", "F R"][..]),
+        ("3x3x3.def", &["R U2 F' L D B2"][..]),
+        ("skewb.def", &["R U", "L B' R U'", "B"][..]),
+    ] {
+        let p = puzzle(file);
+        let map = p.stickers.as_ref().unwrap();
+        for alg in algs {
+            let state = by_alg(&p, alg);
+            let colours: String = map.colours(&p.sets, &state).into_iter().collect();
+            let ScrambleSource::Position(t) = read(&p, &colours) else {
+                panic!("{file} {alg}")
+            };
+            assert_eq!(t.state, state, "{file} {alg}");
+        }
+    }
 }

@@ -250,9 +250,10 @@ fn facelets(
             FaceletError::NotALetter { index, .. } | FaceletError::UnknownLetter { index, .. } => {
                 Some(at[*index])
             }
-            FaceletError::Length { expected, .. } => at.get(*expected).copied().or_else(|| {
-                at.last().map(|&(l, c)| (l, c + 1))
-            }),
+            FaceletError::Length { expected, .. } => at
+                .get(*expected)
+                .copied()
+                .or_else(|| at.last().map(|&(l, c)| (l, c + 1))),
             FaceletError::NoMap => None,
         };
         match place {

@@ -25,21 +25,31 @@ fn invalid(msg: impl Into<String>) -> ErrorKind {
 pub const MAX_NET_CELL: u64 = 999;
 
 /// A number in `lo..=hi` at word `t`.
-fn number(src: &Source, line: &Line, t: usize, lo: u64, hi: u64, what: &str) -> Result<u64, DefError> {
+fn number(
+    src: &Source,
+    line: &Line,
+    t: usize,
+    lo: u64,
+    hi: u64,
+    what: &str,
+) -> Result<u64, DefError> {
     let word = &line.toks[t].s;
     match word.parse::<u64>() {
         Ok(v) if (lo..=hi).contains(&v) => Ok(v),
         _ => Err(src.err(
             line,
             t,
-            invalid(format!("`{word}` in a sticker line: expected {what} from {lo} to {hi}")),
+            invalid(format!(
+                "`{word}` in a sticker line: expected {what} from {lo} to {hi}"
+            )),
         )),
     }
 }
 
 /// Reads one sticker line.
 fn sticker(src: &Source, puzzle: &Puzzle, line: &Line) -> Result<Sticker, DefError> {
-    const FORM: &str = "`FACE ROW COLUMN SET POSITION SLOT`, or `FACE ROW COLUMN -` for a fixed sticker";
+    const FORM: &str =
+        "`FACE ROW COLUMN SET POSITION SLOT`, or `FACE ROW COLUMN -` for a fixed sticker";
     let n = line.toks.len();
     let fixed = n == 4 && line.toks[3].s == "-";
     if n != 6 && !fixed {
@@ -93,7 +103,14 @@ fn sticker(src: &Source, puzzle: &Puzzle, line: &Line) -> Result<Sticker, DefErr
         ));
     };
     let def = &puzzle.sets[set];
-    let pos = number(src, line, 4, 1, def.size as u64, &format!("a position of {}", def.name))?;
+    let pos = number(
+        src,
+        line,
+        4,
+        1,
+        def.size as u64,
+        &format!("a position of {}", def.name),
+    )?;
     let slot = number(
         src,
         line,
@@ -115,7 +132,12 @@ fn sticker(src: &Source, puzzle: &Puzzle, line: &Line) -> Result<Sticker, DefErr
 }
 
 /// Reads and validates the block into the puzzle's sticker map.
-pub(crate) fn read(src: &Source, puzzle: &Puzzle, opener: &Line, rows: &[Line]) -> Result<StickerMap, DefError> {
+pub(crate) fn read(
+    src: &Source,
+    puzzle: &Puzzle,
+    opener: &Line,
+    rows: &[Line],
+) -> Result<StickerMap, DefError> {
     let stickers = rows
         .iter()
         .map(|r| sticker(src, puzzle, r))

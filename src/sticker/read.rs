@@ -31,7 +31,9 @@ pub enum FaceletError {
         letter: char,
         known: String,
     },
-    #[error("the puzzle has no sticker map: expected a `Stickers ... End` block in its definition")]
+    #[error(
+        "the puzzle has no sticker map: expected a `Stickers ... End` block in its definition"
+    )]
     NoMap,
 }
 
@@ -114,7 +116,11 @@ const MAX_FREE_FACES: usize = 8;
 
 /// Reads a colouring (one letter per sticker, in map order). `group`, when given,
 /// judges whether the arrangement can be reached.
-pub fn read(puzzle: &Puzzle, letters: &[char], group: Option<&Group>) -> Result<Reading, FaceletError> {
+pub fn read(
+    puzzle: &Puzzle,
+    letters: &[char],
+    group: Option<&Group>,
+) -> Result<Reading, FaceletError> {
     let map = puzzle.stickers.as_ref().ok_or(FaceletError::NoMap)?;
     let expected = map.stickers.len();
     if letters.len() != expected {
@@ -133,7 +139,11 @@ pub fn read(puzzle: &Puzzle, letters: &[char], group: Option<&Group>) -> Result<
     let fixed_faces: Vec<char> = faces
         .iter()
         .copied()
-        .filter(|&f| map.stickers.iter().any(|s| s.face == f && s.piece.is_none()))
+        .filter(|&f| {
+            map.stickers
+                .iter()
+                .any(|s| s.face == f && s.piece.is_none())
+        })
         .collect();
     let mut distinct: Vec<char> = Vec::new();
     for (i, &c) in letters.iter().enumerate() {
@@ -225,10 +235,12 @@ pub fn read(puzzle: &Puzzle, letters: &[char], group: Option<&Group>) -> Result<
     let Some((_, to_face)) = best else {
         return Ok(Reading::Impossible(Problem::Unmapped(free_faces.len())));
     };
-    Ok(Reading::Impossible(match table.judge(puzzle, map, letters, &to_face, group) {
-        Ok(state) => return Ok(Reading::Position(state)),
-        Err(p) => p,
-    }))
+    Ok(Reading::Impossible(
+        match table.judge(puzzle, map, letters, &to_face, group) {
+            Ok(state) => return Ok(Reading::Position(state)),
+            Err(p) => p,
+        },
+    ))
 }
 
 /// Calls `f` with every way of giving the letters to the faces (as many as the shorter
@@ -256,7 +268,13 @@ fn for_each_assignment(letters: &[char], faces: &[char], f: &mut dyn FnMut(&[(ch
             }
         }
     }
-    go(letters, faces, &mut vec![false; faces.len()], &mut Vec::new(), f);
+    go(
+        letters,
+        faces,
+        &mut vec![false; faces.len()],
+        &mut Vec::new(),
+        f,
+    );
 }
 
 /// Per set, the faces each piece shows in each orientation, to identify a position's
@@ -393,7 +411,11 @@ impl PieceTable {
                         return Err(Problem::NoSuchPiece {
                             kind: kind_of(set),
                             at: at(k, pos),
-                            colours: shown.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("-"),
+                            colours: shown
+                                .iter()
+                                .map(|c| c.to_string())
+                                .collect::<Vec<_>>()
+                                .join("-"),
                             why: self.why_not(&faces, &shown),
                         })
                     }
@@ -449,7 +471,12 @@ impl PieceTable {
 
 /// The group's reason, with the pieces it is about named by their colours where one
 /// twist, one flip or one swap explains it.
-fn explain(puzzle: &Puzzle, state: &State, reason: &Reason, name: &dyn Fn(usize, usize) -> String) -> String {
+fn explain(
+    puzzle: &Puzzle,
+    state: &State,
+    reason: &Reason,
+    name: &dyn Fn(usize, usize) -> String,
+) -> String {
     let solved = &puzzle.solved;
     match reason {
         Reason::OrientationSum { part, .. } => {
@@ -461,7 +488,11 @@ fn explain(puzzle: &Puzzle, state: &State, reason: &Reason, name: &dyn Fn(usize,
                     .filter(|&p| state.sets[k].ori[p] != solved.sets[k].ori[p])
                     .collect();
                 if let [p] = twisted[..] {
-                    let verb = if set.orientations == 2 { "flipped" } else { "twisted" };
+                    let verb = if set.orientations == 2 {
+                        "flipped"
+                    } else {
+                        "twisted"
+                    };
                     return format!(
                         "the {} {} is {verb} ({reason})",
                         kind_of(set),
@@ -475,7 +506,11 @@ fn explain(puzzle: &Puzzle, state: &State, reason: &Reason, name: &dyn Fn(usize,
             for (k, set) in puzzle.sets.iter().enumerate() {
                 if reason.to_string().contains(&set.name) {
                     let label = state.sets[k].perm[position - 1] as usize;
-                    return format!("the {} {} is twisted ({reason})", kind_of(set), name(k, label));
+                    return format!(
+                        "the {} {} is twisted ({reason})",
+                        kind_of(set),
+                        name(k, label)
+                    );
                 }
             }
             reason.to_string()

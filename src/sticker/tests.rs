@@ -17,7 +17,9 @@ fn line_of(file: &str, text: &str) -> usize {
 }
 
 fn error(file: &str) -> String {
-    parse_puzzle(file.as_bytes(), "c.def").unwrap_err().to_string()
+    parse_puzzle(file.as_bytes(), "c.def")
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -37,7 +39,9 @@ fn a_slot_shown_twice_is_refused_at_its_line() {
     let at = line_of(&file, "R 3 6 CORNERS 1 0");
     assert!(e.starts_with(&format!("c.def:{at}:1:")), "{e}");
     assert!(
-        e.contains(&format!("slot 0 of position 1 of CORNERS is shown by a sticker already (line {first})")),
+        e.contains(&format!(
+            "slot 0 of position 1 of CORNERS is shown by a sticker already (line {first})"
+        )),
         "{e}"
     );
 }
@@ -48,15 +52,21 @@ fn a_missing_slot_is_refused_at_the_block() {
     let e = error(&file);
     let at = line_of(&file, "Stickers");
     assert!(e.starts_with(&format!("c.def:{at}:1:")), "{e}");
-    assert!(e.contains("no sticker shows slot 1 of position 1 of CORNERS"), "{e}");
+    assert!(
+        e.contains("no sticker shows slot 1 of position 1 of CORNERS"),
+        "{e}"
+    );
 }
 
 #[test]
 fn a_reversed_slot_order_is_caught_by_the_moves() {
     // URF's R and F stickers trade slots: a twist would then show them the wrong way
     // round, and R would carry R-face stickers off the R face.
-    let file = with_line("R 3 6 CORNERS 1 1", "R 3 6 CORNERS 1 2")
-        .replacen("F 3 5 CORNERS 1 2", "F 3 5 CORNERS 1 1", 1);
+    let file = with_line("R 3 6 CORNERS 1 1", "R 3 6 CORNERS 1 2").replacen(
+        "F 3 5 CORNERS 1 2",
+        "F 3 5 CORNERS 1 1",
+        1,
+    );
     let e = error(&file);
     assert!(e.contains("sends the stickers of face"), "{e}");
     assert!(e.contains("a slot order is probably reversed"), "{e}");
@@ -65,13 +75,48 @@ fn a_reversed_slot_order_is_caught_by_the_moves() {
 #[test]
 fn bad_words_are_refused_at_their_column() {
     let cases = [
-        ("U 0 3 CORNERS 3 0", "U 0 3 CORNER 3 0", 7, "unknown set `CORNER`"),
-        ("U 0 3 CORNERS 3 0", "U 0 3 CORNERS 9 0", 15, "expected a position of CORNERS from 1 to 8"),
-        ("U 0 3 CORNERS 3 0", "U 0 3 CORNERS 3 3", 17, "expected a slot"),
-        ("U 0 3 CORNERS 3 0", "UP 0 3 CORNERS 3 0", 1, "expected one letter or digit"),
-        ("U 0 3 CORNERS 3 0", "U 0 3 CORNERS 3", 17, "expected `FACE ROW COLUMN SET POSITION SLOT`"),
-        ("U 0 3 CORNERS 3 0", "U 0 x CORNERS 3 0", 5, "expected a net column"),
-        ("U 0 4 EDGES 3 0", "U 0 3 EDGES 3 0", 1, "net cell row 0, column 3 holds a sticker already"),
+        (
+            "U 0 3 CORNERS 3 0",
+            "U 0 3 CORNER 3 0",
+            7,
+            "unknown set `CORNER`",
+        ),
+        (
+            "U 0 3 CORNERS 3 0",
+            "U 0 3 CORNERS 9 0",
+            15,
+            "expected a position of CORNERS from 1 to 8",
+        ),
+        (
+            "U 0 3 CORNERS 3 0",
+            "U 0 3 CORNERS 3 3",
+            17,
+            "expected a slot",
+        ),
+        (
+            "U 0 3 CORNERS 3 0",
+            "UP 0 3 CORNERS 3 0",
+            1,
+            "expected one letter or digit",
+        ),
+        (
+            "U 0 3 CORNERS 3 0",
+            "U 0 3 CORNERS 3",
+            17,
+            "expected `FACE ROW COLUMN SET POSITION SLOT`",
+        ),
+        (
+            "U 0 3 CORNERS 3 0",
+            "U 0 x CORNERS 3 0",
+            5,
+            "expected a net column",
+        ),
+        (
+            "U 0 4 EDGES 3 0",
+            "U 0 3 EDGES 3 0",
+            1,
+            "net cell row 0, column 3 holds a sticker already",
+        ),
     ];
     for (old, new, col, want) in cases {
         let file = with_line(old, new);

@@ -110,6 +110,13 @@ pub fn kind_of(set: &SetDef) -> String {
     lower.strip_suffix('s').unwrap_or(&lower).to_string()
 }
 
+/// How well a letter-to-face assignment explains a colouring (see `PieceTable::score`);
+/// larger is better.
+type Score = (bool, bool, usize, usize);
+
+/// Pairs (letter, face) of one assignment, handed to a visitor.
+type Visit<'a> = &'a mut dyn FnMut(&[(char, char)]);
+
 /// The most faces without a fixed sticker whose colours are found by trying every
 /// assignment (8! = 40,320).
 const MAX_FREE_FACES: usize = 8;
@@ -223,7 +230,7 @@ pub fn read(
         return Ok(Reading::Impossible(Problem::Unmapped(free_faces.len())));
     }
     let table = PieceTable::new(puzzle, map);
-    let mut best: Option<((bool, bool, usize, usize), HashMap<char, char>)> = None;
+    let mut best: Option<(Score, HashMap<char, char>)> = None;
     for_each_assignment(&free_letters, &free_faces, &mut |pairs| {
         let mut m = assigned.clone();
         m.extend(pairs.iter().copied());
@@ -245,13 +252,13 @@ pub fn read(
 
 /// Calls `f` with every way of giving the letters to the faces (as many as the shorter
 /// list; extra letters stay unassigned and are reported by the count check).
-fn for_each_assignment(letters: &[char], faces: &[char], f: &mut dyn FnMut(&[(char, char)])) {
+fn for_each_assignment(letters: &[char], faces: &[char], f: Visit<'_>) {
     fn go(
         letters: &[char],
         faces: &[char],
         used: &mut Vec<bool>,
         acc: &mut Vec<(char, char)>,
-        f: &mut dyn FnMut(&[(char, char)]),
+        f: Visit<'_>,
     ) {
         let i = acc.len();
         if i == letters.len().min(faces.len()) {
@@ -347,7 +354,7 @@ impl PieceTable {
         letters: &[char],
         to_face: &HashMap<char, char>,
         group: Option<&Group>,
-    ) -> (bool, bool, usize, usize) {
+    ) -> Score {
         let (mut real, mut home, mut total) = (0, 0, 0);
         for (k, set) in puzzle.sets.iter().enumerate() {
             for pos in 0..set.size {

@@ -355,6 +355,7 @@ fn shipped_maps_read_back_what_they_draw() {
         ("2x2x2.def", &["R U2 F'", "F R"][..]),
         ("3x3x3.def", &["R U2 F' L D B2"][..]),
         ("skewb.def", &["R U", "L B' R U'", "B"][..]),
+        ("pyraminx.def", &["U L'", "R B U' L", "B'"][..]),
     ] {
         let p = puzzle(file);
         let map = p.stickers.as_ref().unwrap();

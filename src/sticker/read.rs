@@ -112,7 +112,7 @@ pub fn kind_of(set: &SetDef) -> String {
 
 /// How well a letter-to-face assignment explains a colouring (see `PieceTable::score`);
 /// larger is better.
-type Score = (bool, bool, usize, usize);
+type Score = (bool, bool, usize, usize, usize);
 
 /// Pairs (letter, face) of one assignment, handed to a visitor.
 type Visit<'a> = &'a mut dyn FnMut(&[(char, char)]);
@@ -171,13 +171,16 @@ pub fn read(
             continue;
         };
         if !known.contains(&c) {
-            let mut known = known;
-            known.dedup();
+            let whose = if fixed_faces.len() == faces.len() {
+                "the centres' colours"
+            } else {
+                "the colours used first, one per face"
+            };
             let known: String = known.iter().map(|c| format!("{c} ")).collect();
             return Err(FaceletError::UnknownLetter {
                 index: i,
                 letter: c,
-                known: format!("{}(the centres' colours)", known),
+                known: format!("{known}({whose})"),
             });
         }
     }
@@ -346,7 +349,9 @@ impl PieceTable {
 
     /// How well a letter-to-face assignment explains the colouring: whether every
     /// position holds a real piece, whether the position is solvable, how many
-    /// positions hold a real piece, how many a piece at home.
+    /// positions hold a real piece, how many letters name their own face (so that a
+    /// string in the faces' own letters reads as written when the puzzle can be turned
+    /// whole), how many positions hold a piece at home.
     fn score(
         &self,
         puzzle: &Puzzle,
@@ -370,7 +375,8 @@ impl PieceTable {
         }
         let all = real == total;
         let solvable = all && self.judge(puzzle, map, letters, to_face, group).is_ok();
-        (all, solvable, real, home)
+        let own = to_face.iter().filter(|(l, f)| l == f).count();
+        (all, solvable, real, own, home)
     }
 
     /// The position the colouring shows under `to_face`, or why there is none.

@@ -150,3 +150,14 @@ fn moves_induce_sticker_permutations() {
         assert_eq!(moved, 20, "{}", m.name);
     }
 }
+
+#[test]
+fn written_definitions_keep_their_map() {
+    for text in [CUBE, include_str!("../../puzzles/skewb.def")] {
+        let (p, _) = parse_puzzle(text.as_bytes(), "c.def").unwrap();
+        let again = crate::def::write_def(&p);
+        let (q, _) = parse_puzzle(again.as_bytes(), "w.def").unwrap();
+        assert!(q.stickers.is_some());
+        assert_eq!(q, p);
+    }
+}

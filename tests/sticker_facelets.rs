@@ -356,6 +356,7 @@ fn shipped_maps_read_back_what_they_draw() {
         ("3x3x3.def", &["R U2 F' L D B2"][..]),
         ("skewb.def", &["R U", "L B' R U'", "B"][..]),
         ("pyraminx.def", &["U L'", "R B U' L", "B'"][..]),
+        ("megaminx.def", &["R U2' F", "DBL D BR2 L'"][..]),
     ] {
         let p = puzzle(file);
         let map = p.stickers.as_ref().unwrap();

@@ -14,5 +14,6 @@ pub mod puzzle;
 pub mod rng;
 pub mod search;
 pub mod stats;
+pub mod sticker;
 pub mod symmetry;
 pub mod table;

@@ -267,6 +267,7 @@ fn summarize_symmetry(p: &Puzzle, off: bool, s: &mut Summary) -> Result<(), Stri
 /// Whether a scramble's position can be reached, and why not.
 fn scramble_status(g: Option<&Group>, s: &Scramble) -> (&'static str, Option<String>) {
     let verdict = match (&s.source, g) {
+        (ScrambleSource::Impossible(why), _) => return ("unreachable", Some(why.clone())),
         (ScrambleSource::Position(t), Some(g)) => g.check_target(t),
         (ScrambleSource::Position(_), None) => Verdict::Unknown(String::new()),
         // Algorithms start from solved, and random scrambles are drawn from the
@@ -285,6 +286,7 @@ fn summarize_scramble(p: &Puzzle, g: Option<&Group>, s: &Scramble) -> ScrambleSu
         ScrambleSource::Position(t) => ("position", None, t.has_ignores()),
         ScrambleSource::Alg(seq) => ("alg", Some(seq.len()), false),
         ScrambleSource::Random => ("random", None, false),
+        ScrambleSource::Impossible(_) => ("facelets", None, false),
     };
     let limits = s
         .settings

@@ -10,6 +10,7 @@ mod output;
 mod overrides;
 mod progress;
 mod shell;
+mod show;
 mod solve;
 mod stats;
 mod summary;
@@ -76,6 +77,9 @@ enum Command {
     /// Solve random positions optimally and print the distribution of their lengths
     /// (`stats DEF --random 1000`, or `--walk LENGTH --count N`).
     Stats(stats::StatsArgs),
+    /// Draw a position as its net of stickers (in colour on a terminal, or as SVG), from
+    /// an algorithm or a facelet string; in ksolve+'s form without a sticker map.
+    Show(show::ShowArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
@@ -89,6 +93,7 @@ const SUBCOMMANDS: &[&str] = &[
     "stats",
     "completions",
     "man",
+    "show",
     "help",
 ];
 
@@ -172,6 +177,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Stats(args) => stats::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
+        Command::Show(args) => show::run(args),
     }
 }
 

@@ -13,7 +13,9 @@ use ksolve::gods::database::{self, Database};
 use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
-use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
+use ksolve::puzzle::{
+    IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
+};
 use ksolve::rng::Rng;
 use ksolve::search::{random::random_position, Outcome, SolveOptions, Solver, Status};
 use ksolve::table::cache::TableCache;
@@ -41,11 +43,24 @@ pub struct SolveArgs {
     /// The puzzle definition (ksolve+ .def format).
     pub def: PathBuf,
     /// The scrambles to solve (ksolve+ scramble file format); `-` reads standard input.
-    #[arg(required_unless_present = "alg")]
+    /// Not needed with --alg or --facelets.
+    #[arg(required_unless_present_any = ["alg", "facelets"])]
     pub scrambles: Option<PathBuf>,
     /// Scrambles and settings from the command line.
     #[command(flatten)]
     pub overrides: Overrides,
+    /// Solve the position with these colours instead of a scramble file: one letter per
+    /// sticker, in the order of the definition's `Stickers` block (for the 3x3x3, the
+    /// 54-letter URFDLB facelet string).
+    #[arg(long, value_name = "COLOURS", conflicts_with_all = ["scrambles", "alg"])]
+    pub facelets: Option<String>,
+    /// After each scramble's first solution, print the net after each of its moves
+    /// (ksolve+'s form for a puzzle without a sticker map).
+    #[arg(long)]
+    pub steps: bool,
+    /// When to draw the nets of --steps in colour (ANSI).
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: super::show::ColorWhen,
     /// Stop after this many solutions per scramble (1 or more; 0 is refused, since it
     /// would stop before searching).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -111,6 +126,8 @@ struct Emitter<'p> {
     json: bool,
     puzzle: &'p Puzzle,
     written: u64,
+    /// The first solution, kept for `--steps`.
+    first: Option<Vec<MoveId>>,
 }
 
 impl Emitter<'_> {
@@ -126,6 +143,9 @@ impl Emitter<'_> {
         };
         output::or_exit(result);
         self.written += 1;
+        if self.first.is_none() {
+            self.first = Some(seq.to_vec());
+        }
     }
 }
 
@@ -147,9 +167,28 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     for w in &warnings {
         bars.warn(&w.to_string());
     }
-    let mut scrambles = match &args.scrambles {
-        Some(path) => input::scrambles(path, &puzzle)?,
-        None => args.overrides.alg_scrambles(&puzzle)?,
+    let mut scrambles = match (&args.scrambles, &args.facelets) {
+        (Some(path), _) => input::scrambles(path, &puzzle)?,
+        (None, Some(f)) => vec![Scramble {
+            name: "facelets".into(),
+            source: match super::show::from_facelets(&puzzle, f)? {
+                Ok(state) => ScrambleSource::Position(Target {
+                    ignore: puzzle
+                        .sets
+                        .iter()
+                        .map(|s| IgnoreMask {
+                            perm: vec![false; s.size],
+                            ori: vec![false; s.size],
+                        })
+                        .collect(),
+                    state,
+                }),
+                Err(why) => ScrambleSource::Impossible(why),
+            },
+            settings: SolveSettings::default(),
+            line: 0,
+        }],
+        (None, None) => args.overrides.alg_scrambles(&puzzle)?,
     };
     // Before anything reads the settings (the database's metric, the goal checks).
     args.overrides.apply(&puzzle, &mut scrambles)?;
@@ -167,7 +206,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     for s in &scrambles {
         let ignore = match &s.source {
             ScrambleSource::Position(t) => &t.ignore[..],
-            ScrambleSource::Alg(_) | ScrambleSource::Random => &[],
+            ScrambleSource::Alg(_) | ScrambleSource::Random | ScrambleSource::Impossible(_) => &[],
         };
         check_goal(&puzzle, ignore, budget)?;
     }
@@ -220,6 +259,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
             ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
             ScrambleSource::Random => (random_position(&puzzle, group.as_ref(), &mut rng), vec![]),
+            ScrambleSource::Impossible(_) => (puzzle.solved.clone(), vec![]),
         };
         if !puzzle.blocks.is_empty() && ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {
             // ksolve+ warns here too: which moves are legal depends on where the
@@ -230,7 +270,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 scramble.name
             ));
         }
-        if !args.json && !matches!(scramble.source, ScrambleSource::Position(_)) {
+        if !args.json
+            && !matches!(
+                scramble.source,
+                ScrambleSource::Position(_) | ScrambleSource::Impossible(_)
+            )
+        {
             write!(out, "Scramble position:\n{}", format_state(&puzzle, &start))?;
         }
         out.flush()?;
@@ -240,6 +285,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
         let mut unreachable = match (&scramble.source, &group) {
+            (ScrambleSource::Impossible(why), _) => Some(why.clone()),
             (ScrambleSource::Position(t), Some(g)) => match g.check_target(t) {
                 Verdict::Unreachable(r) => Some(r.to_string()),
                 Verdict::Reachable | Verdict::Unknown(_) => None,
@@ -295,6 +341,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             json,
             puzzle: &puzzle,
             written: 0,
+            first: None,
         };
         let outcome = if unreachable.is_some() {
             Outcome {
@@ -355,6 +402,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                     writeln!(out, "No solution: the position cannot be solved.")?
                 }
             }
+            if let (true, Some(seq)) = (args.steps, &emitter.first) {
+                write_steps(&mut out, &puzzle, &start, seq, args.color.on())?;
+            }
             writeln!(out)?;
         }
         out.flush()?;
@@ -373,6 +423,26 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(code)
+}
+
+/// seed 002's step by step: the position before the first move and after each move of
+/// a solution.
+fn write_steps(
+    out: &mut impl Write,
+    puzzle: &Puzzle,
+    start: &State,
+    seq: &[MoveId],
+    color: bool,
+) -> std::io::Result<()> {
+    writeln!(out, "Start:")?;
+    write!(out, "{}", super::show::picture(puzzle, start, color))?;
+    let mut state = start.clone();
+    for (i, &m) in seq.iter().enumerate() {
+        state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
+        writeln!(out, "Step {}: {}", i + 1, puzzle.mv(m).name)?;
+        write!(out, "{}", super::show::picture(puzzle, &state, color))?;
+    }
+    Ok(())
 }
 
 /// The database method's answer to one scramble, or `None` when there is no table or

@@ -126,6 +126,8 @@ struct Builder<'s> {
     derived: Vec<Line>,
     warned_deprecated: bool,
     warnings: Vec<Warning>,
+    /// Our `Stickers` block, read once the puzzle is assembled.
+    stickers: Option<(Line, Vec<Line>)>,
 }
 
 impl<'s> Builder<'s> {
@@ -603,6 +605,9 @@ impl<'s> Builder<'s> {
         for (a, b) in pairs {
             puzzle.forbid(a, b);
         }
+        if let Some((line, rows)) = &self.stickers {
+            puzzle.stickers = Some(super::stickers::read(src, &puzzle, line, rows)?);
+        }
         Ok((puzzle, self.warnings))
     }
 }
@@ -678,6 +683,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         derived: Vec::new(),
         warned_deprecated: false,
         warnings: Vec::new(),
+        stickers: None,
     };
     while let Some(item) = reader.next_def()? {
         match item {
@@ -702,6 +708,20 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
                 b.derived.push(line);
             }
             DefItem::Skipped(line) => b.skipped(&line),
+            DefItem::Stickers(line, rows) => {
+                b.close_sets(&line);
+                if let Some((first, _)) = &b.stickers {
+                    return Err(src.err(
+                        &line,
+                        0,
+                        invalid(format!(
+                            "a second `Stickers` block: expected one sticker map (the first is at line {})",
+                            first.no
+                        )),
+                    ));
+                }
+                b.stickers = Some((line, rows));
+            }
         }
     }
     let Some(first) = reader.first else {

@@ -8,7 +8,8 @@
 //! any input, prints, or exits.
 //!
 //! Beyond ksolve+: `Move NAME noinverse` defines a directed move (no powers are
-//! generated; see [`crate::puzzle::BaseMove::directed`]).
+//! generated; see [`crate::puzzle::BaseMove::directed`]), and a `Stickers ... End` block
+//! gives the puzzle's sticker map (see `stickers` and [`crate::sticker`]).
 //!
 //! twsearch's `.tws` files (and PuzzleGeometry's) read too: move names may start with a
 //! digit (`2F`), `StartState` / `MoveTransformation` / `ScrambleState` are numbered from
@@ -22,6 +23,7 @@ mod lex;
 mod names;
 mod print;
 mod scramble;
+mod stickers;
 mod syntax;
 mod twsearch;
 

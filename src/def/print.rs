@@ -94,6 +94,25 @@ pub fn write_def(puzzle: &Puzzle) -> String {
         }
         out.push_str("End\n");
     }
+    if let Some(map) = &puzzle.stickers {
+        out.push_str("\nStickers\n");
+        for st in &map.stickers {
+            let _ = match st.piece {
+                Some(s) => writeln!(
+                    out,
+                    "{} {} {} {} {} {}",
+                    st.face,
+                    st.row,
+                    st.col,
+                    puzzle.sets[s.set].name,
+                    s.pos + 1,
+                    s.slot
+                ),
+                None => writeln!(out, "{} {} {} -", st.face, st.row, st.col),
+            };
+        }
+        out.push_str("End\n");
+    }
     out
 }
 

@@ -223,6 +223,53 @@ fn alg(
     Ok(ScrambleSource::Alg(seq))
 }
 
+/// Reads a `ScrambleFacelets` body: the colours, one letter per sticker in the order of
+/// the definition's `Stickers` block, over any number of lines (blanks ignored). A
+/// malformed string is an error at the offending letter; an impossible colouring is a
+/// scramble of its own that says why (the others are still solved).
+fn facelets(
+    src: &Source,
+    puzzle: &Puzzle,
+    group: Option<&crate::group::Group>,
+    opener: &Line,
+    rows: &[Line],
+) -> Result<ScrambleSource, DefError> {
+    use crate::sticker::read::{read, FaceletError, Reading};
+    let mut letters = Vec::new();
+    let mut at: Vec<(&Line, usize)> = Vec::new();
+    for row in rows {
+        for (i, c) in row.text.chars().enumerate() {
+            if !c.is_whitespace() {
+                letters.push(c);
+                at.push((row, i + 1));
+            }
+        }
+    }
+    let reading = read(puzzle, &letters, group).map_err(|e| {
+        let place = match &e {
+            FaceletError::NotALetter { index, .. } | FaceletError::UnknownLetter { index, .. } => {
+                Some(at[*index])
+            }
+            FaceletError::Length { expected, .. } => at
+                .get(*expected)
+                .copied()
+                .or_else(|| at.last().map(|&(l, c)| (l, c + 1))),
+            FaceletError::NoMap => None,
+        };
+        match place {
+            Some((line, col)) => src.err_col(line, col, invalid(e.to_string())),
+            None => src.err(opener, 0, invalid(e.to_string())),
+        }
+    })?;
+    Ok(match reading {
+        Reading::Position(state) => ScrambleSource::Position(Target {
+            state,
+            ignore: puzzle.sets.iter().map(no_ignore).collect(),
+        }),
+        Reading::Impossible(p) => ScrambleSource::Impossible(p.to_string()),
+    })
+}
+
 /// Reads a `MoveLimits` body: `MOVE N` or `BASE* N` per line.
 fn limits(
     src: &Source,
@@ -285,6 +332,8 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
     let alg_names = alg::MoveNames::new(puzzle);
     let mut settings = SolveSettings::default();
     let mut out = Vec::new();
+    // The group judges positions given by their colours; built at the first of them.
+    let mut group = None;
     while let Some(item) = reader.next_scramble()? {
         let (line, source) = match item {
             ScrItem::Scramble(line, secs) => {
@@ -297,6 +346,11 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
                 (line, seq)
             }
             ScrItem::Random(line) => (line, ScrambleSource::Random),
+            ScrItem::Facelets(line, rows) => {
+                let group = group.get_or_insert_with(|| crate::group::Group::new(puzzle).ok());
+                let source = facelets(src, puzzle, group.as_ref(), &line, &rows)?;
+                (line, source)
+            }
             ScrItem::Setting(line) => {
                 let v = number_in(
                     src,

@@ -32,6 +32,8 @@ pub(crate) const DEF_COMMANDS: &[&str] = &[
     "MoveAlias",
     "MoveSequence",
     "Illegal",
+    // Our extension: the sticker map (see `stickers`).
+    "Stickers",
 ];
 
 /// Commands of a scramble file.
@@ -47,6 +49,8 @@ pub(crate) const SCRAMBLE_COMMANDS: &[&str] = &[
     "QTM",
     "HTM",
     "MoveLimits",
+    // Our extension: a position by its colours (see `crate::sticker::read`).
+    "ScrambleFacelets",
 ];
 
 /// Whether a word is a command of either language, or `End`. Such words cannot name a
@@ -82,6 +86,8 @@ pub(crate) enum DefItem {
         groups: bool,
         rows: Vec<Line>,
     },
+    /// `Stickers`, our extension: the body lines of the sticker map.
+    Stickers(Line, Vec<Line>),
     /// A command that is accepted and skipped: `Multiplicators`, `ParallelMoves`, and
     /// `MoveLimits` (which ksolve+ moved to the scramble file).
     Skipped(Line),
@@ -93,6 +99,8 @@ pub(crate) enum ScrItem {
     /// `Scramble`, or twsearch's `ScrambleState` / `StartState` (numbered from 0).
     Scramble(Line, Vec<Section>),
     Alg(Line, Vec<Line>),
+    /// `ScrambleFacelets NAME`, our extension: a position by its colours.
+    Facelets(Line, Vec<Line>),
     Random(Line),
     /// `MaxDepth` or `Slack`, with their number still to read.
     Setting(Line),
@@ -197,9 +205,9 @@ fn other_kind_hint(word: &str, def: bool) -> String {
     }
 }
 
-const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
+const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
 const SCR_EXPECTED: &str =
-    "Scramble, ScrambleAlg, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits (or twsearch's ScrambleState)";
+    "Scramble, ScrambleAlg, ScrambleFacelets, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits (or twsearch's ScrambleState)";
 
 /// Checks the word that names a set or move in a command line.
 fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
@@ -401,6 +409,11 @@ impl<'b> Reader<'b> {
                 let groups = line.first() == "ForbiddenGroups";
                 DefItem::Forbidden { line, groups, rows }
             }
+            "Stickers" => {
+                arity(src, &line, 0, "Stickers")?;
+                let rows = self.body(&line)?;
+                DefItem::Stickers(line, rows)
+            }
             "Multiplicators" | "ParallelMoves" | "MoveLimits" => {
                 self.body(&line)?;
                 DefItem::Skipped(line)
@@ -435,6 +448,10 @@ impl<'b> Reader<'b> {
             "ScrambleAlg" => {
                 let rows = self.body(&line)?;
                 ScrItem::Alg(line, rows)
+            }
+            "ScrambleFacelets" => {
+                let rows = self.body(&line)?;
+                ScrItem::Facelets(line, rows)
             }
             "RandomScramble" => {
                 let b = self.body(&line)?;

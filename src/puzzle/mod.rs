@@ -207,6 +207,9 @@ pub struct Puzzle {
     /// Other names for moves (twsearch's `MoveAlias`, powers included): accepted
     /// wherever a move is named, never searched as moves of their own.
     pub aliases: Vec<(String, MoveId)>,
+    /// The sticker map (our `Stickers ... End` block), when the definition has one: how
+    /// positions look, and how they are read from their colours.
+    pub stickers: Option<crate::sticker::StickerMap>,
 }
 
 impl Puzzle {
@@ -269,6 +272,7 @@ impl Puzzle {
             blocks,
             forbidden: vec![false; n * n],
             aliases: Vec::new(),
+            stickers: None,
         }
     }
 

@@ -123,6 +123,10 @@ pub enum ScrambleSource {
     Alg(Vec<MoveId>),
     /// `RandomScramble NAME`: a random reachable position, drawn when solving.
     Random,
+    /// `ScrambleFacelets NAME` (or `--facelets`) whose colours no real position shows,
+    /// or show a position no sequence of moves reaches: why, in words. A colouring that
+    /// is a reachable position becomes a `Position` instead.
+    Impossible(String),
 }
 
 /// One scramble of a scramble file, with the settings in force where it stands.

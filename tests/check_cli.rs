@@ -346,6 +346,20 @@ fn good_files_print_a_summary_and_json() {
     assert_eq!(json["scrambles"][1]["alg_moves"], 3);
 }
 
+/// A limit shared by several names prints as its line reads, and in JSON with the names
+/// one by one.
+#[test]
+fn shared_move_limits_show_in_check() {
+    let scr = "MoveLimits\nU* R 1\nEnd\nScrambleAlg a\nU R U'\nEnd\n";
+    let out = ksolve_check_ok(GOOD, scr);
+    assert!(out.contains("slack 0, limits U* R 1"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let limit = &json["scrambles"][0]["limits"][0];
+    assert_eq!(limit["moves"], "U* R");
+    assert_eq!(limit["names"], serde_json::json!(["U*", "R"]));
+    assert_eq!(limit["max"], 1);
+}
+
 fn ksolve_check_ok(def: &str, scr: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("p.def"), def).unwrap();

@@ -62,8 +62,11 @@ struct IgnoreSummary {
 
 #[derive(Serialize)]
 struct LimitSummary {
-    /// A move name, or a base name followed by `*` for the move and all its powers.
+    /// The names as written, blank-separated: a move name, or a base name followed by
+    /// `*` for the move and all its powers.
     moves: String,
+    /// The same names one by one; with more than one, `max` is shared between them.
+    names: Vec<String>,
     max: u32,
 }
 
@@ -284,12 +287,20 @@ fn summarize_scramble(p: &Puzzle, g: Option<&Group>, s: &Scramble) -> ScrambleSu
         .settings
         .limits
         .iter()
-        .map(|l| LimitSummary {
-            moves: match l.key {
-                LimitKey::Move(id) => p.mv(id).name.clone(),
-                LimitKey::Family(b) => format!("{}*", p.base_moves[b].name),
-            },
-            max: l.max,
+        .map(|l| {
+            let names: Vec<String> = l
+                .keys
+                .iter()
+                .map(|k| match *k {
+                    LimitKey::Move(id) => p.mv(id).name.clone(),
+                    LimitKey::Family(b) => format!("{}*", p.base_moves[b].name),
+                })
+                .collect();
+            LimitSummary {
+                moves: names.join(" "),
+                names,
+                max: l.max,
+            }
         })
         .collect();
     let (status, reason) = scramble_status(g, s);

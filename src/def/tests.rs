@@ -162,10 +162,10 @@ fn scramble_settings_apply_to_the_scrambles_after_them() {
     assert_eq!(v[0].settings.metric, Metric::Qtm);
     assert_eq!(v[0].settings.limits.len(), 2);
     assert_eq!(
-        v[0].settings.limits[0].key,
-        LimitKey::Move(p.move_by_name("F2").unwrap())
+        v[0].settings.limits[0].keys,
+        vec![LimitKey::Move(p.move_by_name("F2").unwrap())]
     );
-    assert_eq!(v[0].settings.limits[1].key, LimitKey::Family(1));
+    assert_eq!(v[0].settings.limits[1].keys, vec![LimitKey::Family(1)]);
     assert_eq!(
         v[0].source,
         ScrambleSource::Alg(vec![
@@ -496,4 +496,52 @@ fn definitions_asking_for_too_much_memory_are_refused() {
         e.to_string().contains("has order at least 4294967295"),
         "{e}"
     );
+}
+
+/// Several names and one number on a `MoveLimits` line make one limit they share; a
+/// ksolve+ line (one name, one number) reads as before.
+#[test]
+fn a_moves_limits_line_may_share_one_limit() {
+    let p = parse_puzzle(QUIRKY, "q.def").unwrap().0;
+    let text = "MoveLimits\nR* F2 U 2\nF* 1\nEnd\nRandomScramble r\nEnd\n";
+    let v = parse_scrambles(text.as_bytes(), "s.txt", &p).unwrap();
+    let l = &v[0].settings.limits;
+    assert_eq!(l.len(), 2);
+    assert_eq!(
+        l[0].keys,
+        vec![
+            LimitKey::Family(1),
+            LimitKey::Move(p.move_by_name("F2").unwrap()),
+            LimitKey::Move(p.move_by_name("U").unwrap()),
+        ]
+    );
+    assert_eq!(l[0].max, 2);
+    assert_eq!(
+        (l[1].keys.clone(), l[1].max),
+        (vec![LimitKey::Family(2)], 1)
+    );
+    // The shared limit counts R2 (through R*) and F2, not F or U2.
+    let count = |n: &str| l[0].matches(&p, p.move_by_name(n).unwrap());
+    assert!(count("R2") && count("F2") && count("U"));
+    assert!(!count("F") && !count("U2"));
+}
+
+#[test]
+fn moves_limits_lines_are_refused_at_the_bad_word() {
+    let p = parse_puzzle(QUIRKY, "q.def").unwrap().0;
+    // Two ksolve+ pairs on one line: the number in the middle is named.
+    let e = scr_err(&p, "MoveLimits\nR* 1 F* 2\nEnd\nRandomScramble r\nEnd\n");
+    assert_eq!((e.line, e.col), (2, 4));
+    assert!(e.to_string().contains("its own line"), "{e}");
+    // A name without a limit.
+    let e = scr_err(&p, "MoveLimits\nR*\nEnd\nRandomScramble r\nEnd\n");
+    assert_eq!((e.line, e.col), (2, 4));
+    assert!(e.to_string().contains("needs a limit"), "{e}");
+    // An unknown move among shared names, and a missing number at the end.
+    let e = scr_err(&p, "MoveLimits\nR* Q F 1\nEnd\nRandomScramble r\nEnd\n");
+    assert!(matches!(*e.kind, ErrorKind::UnknownMove { .. }));
+    assert_eq!((e.line, e.col), (2, 4));
+    let e = scr_err(&p, "MoveLimits\nR* F U\nEnd\nRandomScramble r\nEnd\n");
+    assert!(matches!(*e.kind, ErrorKind::NotANumber { .. }));
+    assert_eq!((e.line, e.col), (2, 6));
 }

@@ -14,7 +14,11 @@
 //!   names that power. So a base move whose powers are named by a limit (`F2 1`, or all
 //!   of `F2 0`, `F' 0` for clockwise turns only), or that is directed, may repeat, and the
 //!   state counts the power gathered so far: the repeat is refused only when the run
-//!   comes to nothing, or to a power that no limit names.
+//!   comes to nothing, or to a power that no limit names. A shared limit (several names
+//!   on one `MoveLimits` line) counts a move when any of its names does, so the same
+//!   holds: the merged power is counted by it only through a family name, which counted
+//!   both merged moves too, or through naming that power, which makes the base
+//!   repeatable.
 //! - The user's `ForbiddenPairs` and `ForbiddenGroups` hold between adjacent moves, so
 //!   the state also remembers the last move.
 //!
@@ -149,8 +153,8 @@ impl Canon {
             }
         }
         let mut named = vec![false; puzzle.moves.len()];
-        for l in limits {
-            if let LimitKey::Move(m) = l.key {
+        for k in limits.iter().flat_map(|l| &l.keys) {
+            if let LimitKey::Move(m) = *k {
                 named[m.index()] = true;
             }
         }
@@ -282,10 +286,7 @@ mod tests {
     }
 
     fn limit(p: &Puzzle, name: &str, max: u32) -> MoveLimit {
-        MoveLimit {
-            key: LimitKey::Move(p.move_by_name(name).unwrap()),
-            max,
-        }
+        MoveLimit::single(LimitKey::Move(p.move_by_name(name).unwrap()), max)
     }
 
     /// The published numbers of canonical 3x3x3 sequences in the half-turn metric.

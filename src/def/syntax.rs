@@ -22,6 +22,8 @@ pub(crate) const DEF_COMMANDS: &[&str] = &[
     "Block",
     "ForbiddenPairs",
     "ForbiddenGroups",
+    // ksolve's addition: a weight per move for the search (see `costs`).
+    "MoveCosts",
     "Multiplicators",
     "ParallelMoves",
     "MoveLimits",
@@ -82,6 +84,8 @@ pub(crate) enum DefItem {
         groups: bool,
         rows: Vec<Line>,
     },
+    /// `MoveCosts` (a ksolve extension), with its rows.
+    MoveCosts(Vec<Line>),
     /// A command that is accepted and skipped: `Multiplicators`, `ParallelMoves`, and
     /// `MoveLimits` (which ksolve+ moved to the scramble file).
     Skipped(Line),
@@ -197,7 +201,7 @@ fn other_kind_hint(word: &str, def: bool) -> String {
     }
 }
 
-const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
+const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, MoveCosts (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
 const SCR_EXPECTED: &str =
     "Scramble, ScrambleAlg, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits (or twsearch's ScrambleState)";
 
@@ -400,6 +404,11 @@ impl<'b> Reader<'b> {
                 let rows = self.body(&line)?;
                 let groups = line.first() == "ForbiddenGroups";
                 DefItem::Forbidden { line, groups, rows }
+            }
+            "MoveCosts" => {
+                arity(src, &line, 0, "MoveCosts")?;
+                let rows = self.body(&line)?;
+                DefItem::MoveCosts(rows)
             }
             "Multiplicators" | "ParallelMoves" | "MoveLimits" => {
                 self.body(&line)?;

@@ -545,3 +545,41 @@ fn moves_limits_lines_are_refused_at_the_bad_word() {
     assert!(matches!(*e.kind, ErrorKind::NotANumber { .. }));
     assert_eq!((e.line, e.col), (2, 6));
 }
+
+/// `MoveCosts` weighs moves (`BASE*` for all powers, rows in order so a later row
+/// overrides), reads back through `write_def`, and refuses bad rows at their word.
+#[test]
+fn move_costs_weigh_moves_and_refuse_bad_rows() {
+    let base = String::from_utf8_lossy(QUIRKY).into_owned();
+    let p = puzzle(&format!("{base}\nMoveCosts\nR* 2\nR2 3\nU' 0\nEnd\n"));
+    let w = |n: &str| p.mv(p.move_by_name(n).unwrap()).weight;
+    assert_eq!((w("R"), w("R2"), w("R'")), (2, 3, 2));
+    assert_eq!((w("U"), w("U'"), w("F2")), (1, 0, 1));
+    assert!(p.has_weights());
+    assert_eq!(
+        p.move_cost(crate::puzzle::Metric::Qtm, p.move_by_name("R2").unwrap()),
+        6
+    );
+    let (q, _) = parse_puzzle(write_def(&p).as_bytes(), "w.def").unwrap();
+    assert_eq!(q, p);
+    assert!(!puzzle(&base).has_weights());
+    let bad = |rows: &str| {
+        parse_puzzle(
+            format!("{base}\nMoveCosts\n{rows}\nEnd\n").as_bytes(),
+            "c.def",
+        )
+        .expect_err("should be refused")
+    };
+    let e = bad("Q 1");
+    assert!(matches!(*e.kind, ErrorKind::UnknownMove { .. }));
+    assert_eq!((e.line, e.col), (28, 1));
+    let e = bad("R x");
+    assert!(matches!(*e.kind, ErrorKind::NotANumber { .. }));
+    assert_eq!((e.line, e.col), (28, 3));
+    let e = bad("R 101");
+    assert!(matches!(*e.kind, ErrorKind::TooLarge { .. }));
+    let e = bad("R 1 2");
+    assert_eq!((e.line, e.col), (28, 5));
+    let e = bad("Z* 1");
+    assert!(e.to_string().contains("`*` follows a move"), "{e}");
+}

@@ -154,6 +154,19 @@ pub struct Scramble {
 }
 
 impl Puzzle {
+    /// What move `m` costs a solution in `metric`: the metric's count (1, or the quarter
+    /// turns) times the move's `MoveCosts` weight, so a weight of 2 doubles a move in
+    /// either metric and 0 makes it free.
+    #[inline]
+    pub fn move_cost(&self, metric: Metric, m: MoveId) -> u32 {
+        metric.cost(self, m).max(1) * self.mv(m).weight
+    }
+
+    /// Whether the definition gives some move a weight other than 1 (`MoveCosts`).
+    pub fn has_weights(&self) -> bool {
+        self.moves.iter().any(|m| m.weight != 1)
+    }
+
     /// Whether `state` counts as solved when the positions marked in `ignore` may hold
     /// anything: every other position holds the solved label and orientation.
     pub fn is_solved(&self, state: &State, ignore: &[IgnoreMask]) -> bool {

@@ -49,6 +49,9 @@ struct MoveSummary {
     order: serde_json::Value,
     directed: bool,
     moves: Vec<String>,
+    /// The `MoveCosts` weight of each of `moves`, when the definition weighs any move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weights: Option<Vec<u32>>,
 }
 
 #[derive(Serialize)]
@@ -171,6 +174,9 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
             order: big_json(&move_order(p, i)),
             directed: b.directed,
             moves: b.powers.iter().map(|&id| p.mv(id).name.clone()).collect(),
+            weights: p
+                .has_weights()
+                .then(|| b.powers.iter().map(|&id| p.mv(id).weight).collect()),
         })
         .collect();
     let commuting_pairs = p
@@ -420,9 +426,16 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     let width = s.base_moves.iter().map(|x| x.name.len()).max().unwrap_or(0);
     for m in &s.base_moves {
         let dir = if m.directed { ", directed" } else { "" };
+        let weights = match &m.weights {
+            Some(w) => {
+                let w: Vec<String> = w.iter().map(u32::to_string).collect();
+                format!(" (weights {})", w.join(" "))
+            }
+            None => String::new(),
+        };
         writeln!(
             out,
-            "  {:width$}  order {}{dir}: {}",
+            "  {:width$}  order {}{dir}: {}{weights}",
             m.name,
             match &m.order {
                 serde_json::Value::String(big) => big.clone(),

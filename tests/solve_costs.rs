@@ -67,7 +67,7 @@ fn weight(name: &str) -> u32 {
 
 /// The cheapest cost from `start` to solved, by Dijkstra's algorithm over positions,
 /// each move costing its weight times its count in `metric`.
-fn dijkstra(p: &Puzzle, start: &State, metric: Metric) -> u32 {
+fn dijkstra(p: &Puzzle, start: &State, metric: Metric, weight: &dyn Fn(&str) -> u32) -> u32 {
     let cost = |m: &ksolve::puzzle::Move| {
         let count = match metric {
             Metric::Htm => 1,
@@ -132,7 +132,7 @@ fn weighted_costs_match_dijkstra_in_both_metrics() {
             max_depth: 40,
             ..SolveSettings::default()
         };
-        let want = dijkstra(&p, &start, metric);
+        let want = dijkstra(&p, &start, metric, &weight);
         let got = solve(&p, &start, &[], &settings);
         assert_eq!(got.status, Status::Solved, "round {round}");
         assert_eq!(got.length, Some(want), "round {round}");
@@ -213,4 +213,41 @@ fn solve_prints_cost_and_moves() {
         assert_eq!(n.as_u64(), Some(words as u64), "{s}");
     }
     assert!(sols.iter().any(|s| s == "B Y'"), "{sols:?}");
+}
+
+/// Weights that make a power dearer than repeating the move (`R2 5`: R R costs 2, and
+/// in QTM 2 against 10) or a move dearer than its inverse's repeats: the canonical rule
+/// must then let R follow R. Optimal costs equal Dijkstra's in both metrics.
+#[test]
+fn a_power_dearer_than_its_repeats_is_not_merged() {
+    let def = format!("{CUBE2}MoveCosts\nR2 5\nU 3\nF* 2\nF2 1\nEnd\n");
+    let p = puzzle(&def);
+    let weight = |n: &str| match n {
+        "R2" => 5,
+        "U" => 3,
+        "F" | "F'" => 2,
+        _ => 1,
+    };
+    for m in &p.moves {
+        assert_eq!(m.weight, weight(&m.name), "{}", m.name);
+    }
+    let seq =
+        |s: &str| -> Vec<MoveId> { s.split(' ').map(|n| p.move_by_name(n).unwrap()).collect() };
+    for (alg, metric) in [
+        ("R2", Metric::Htm),
+        ("R2", Metric::Qtm),
+        ("R2 U'", Metric::Htm),
+        ("U' R2 F", Metric::Qtm),
+        ("F R2 U2 F'", Metric::Htm),
+    ] {
+        let start = p.apply_sequence(&p.solved, &seq(alg));
+        let settings = SolveSettings {
+            metric,
+            max_depth: 30,
+            ..SolveSettings::default()
+        };
+        let want = dijkstra(&p, &start, metric, &weight);
+        let got = solve(&p, &start, &[], &settings);
+        assert_eq!(got.length, Some(want), "{alg} {metric:?}");
+    }
 }

@@ -55,6 +55,9 @@ struct MoveSummary {
     order: serde_json::Value,
     directed: bool,
     moves: Vec<String>,
+    /// The `MoveCosts` weight of each of `moves`, when the definition weighs any move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weights: Option<Vec<u32>>,
 }
 
 #[derive(Serialize)]
@@ -68,8 +71,11 @@ struct IgnoreSummary {
 
 #[derive(Serialize)]
 struct LimitSummary {
-    /// A move name, or a base name followed by `*` for the move and all its powers.
+    /// The names as written, blank-separated: a move name, or a base name followed by
+    /// `*` for the move and all its powers.
     moves: String,
+    /// The same names one by one; with more than one, `max` is shared between them.
+    names: Vec<String>,
     max: u32,
 }
 
@@ -174,6 +180,9 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
             order: big_json(&move_order(p, i)),
             directed: b.directed,
             moves: b.powers.iter().map(|&id| p.mv(id).name.clone()).collect(),
+            weights: p
+                .has_weights()
+                .then(|| b.powers.iter().map(|&id| p.mv(id).weight).collect()),
         })
         .collect();
     let commuting_pairs = p
@@ -292,12 +301,20 @@ fn summarize_scramble(p: &Puzzle, g: Option<&Group>, s: &Scramble) -> ScrambleSu
         .settings
         .limits
         .iter()
-        .map(|l| LimitSummary {
-            moves: match l.key {
-                LimitKey::Move(id) => p.mv(id).name.clone(),
-                LimitKey::Family(b) => format!("{}*", p.base_moves[b].name),
-            },
-            max: l.max,
+        .map(|l| {
+            let names: Vec<String> = l
+                .keys
+                .iter()
+                .map(|k| match *k {
+                    LimitKey::Move(id) => p.mv(id).name.clone(),
+                    LimitKey::Family(b) => format!("{}*", p.base_moves[b].name),
+                })
+                .collect();
+            LimitSummary {
+                moves: names.join(" "),
+                names,
+                max: l.max,
+            }
         })
         .collect();
     let (status, reason) = scramble_status(g, s);
@@ -417,9 +434,16 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     let width = s.base_moves.iter().map(|x| x.name.len()).max().unwrap_or(0);
     for m in &s.base_moves {
         let dir = if m.directed { ", directed" } else { "" };
+        let weights = match &m.weights {
+            Some(w) => {
+                let w: Vec<String> = w.iter().map(u32::to_string).collect();
+                format!(" (weights {})", w.join(" "))
+            }
+            None => String::new(),
+        };
         writeln!(
             out,
-            "  {:width$}  order {}{dir}: {}",
+            "  {:width$}  order {}{dir}: {}{weights}",
             m.name,
             match &m.order {
                 serde_json::Value::String(big) => big.clone(),

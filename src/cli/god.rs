@@ -104,6 +104,17 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
     for w in &warnings {
         ksolve::progress::Progress::warn(&bars, &w.to_string());
     }
+    if puzzle.has_weights() {
+        // God's algorithm counts moves; saying so beats a table that looks weighted.
+        ksolve::progress::Progress::warn(
+            &bars,
+            &format!(
+                "{}: MoveCosts weights are ignored here: the table counts moves in {}",
+                args.def.display(),
+                if args.qtm { "QTM" } else { "HTM" }
+            ),
+        );
+    }
     let opts = GodOptions {
         metric: if args.qtm { Metric::Qtm } else { Metric::Htm },
         antipodes: args.antipodes,

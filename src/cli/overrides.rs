@@ -117,14 +117,16 @@ impl Overrides {
                 }
             }
         }
-        Ok(Some(
-            (0..puzzle.base_moves.len())
-                .filter(|b| !keep.contains(b))
-                .map(|b| MoveLimit {
-                    key: LimitKey::Family(b),
-                    max: 0,
-                })
-                .collect(),
-        ))
+        // One shared limit of 0 over every other family: the search counts one limit
+        // however many families a puzzle has.
+        let keys: Vec<LimitKey> = (0..puzzle.base_moves.len())
+            .filter(|b| !keep.contains(b))
+            .map(LimitKey::Family)
+            .collect();
+        Ok(Some(if keys.is_empty() {
+            Vec::new()
+        } else {
+            vec![MoveLimit { keys, max: 0 }]
+        }))
     }
 }

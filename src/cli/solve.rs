@@ -114,6 +114,10 @@ struct JsonRest<'a> {
     reason: Option<String>,
     length: Option<u32>,
     metric: &'a str,
+    /// With `MoveCosts` weights, `length` is a cost and this is the number of moves of
+    /// each solution, in the order of `solutions`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution_moves: Option<Vec<usize>>,
     seconds: f64,
     nodes: u64,
 }
@@ -128,6 +132,10 @@ struct Emitter<'p> {
     written: u64,
     /// The first solution, kept for `--steps`.
     first: Option<Vec<MoveId>>,
+    /// The scramble's metric, and with `MoveCosts` weights the moves of each solution
+    /// written (for `--json`'s `solution_moves`).
+    metric: Metric,
+    moves: Option<Vec<usize>>,
 }
 
 impl Emitter<'_> {
@@ -138,10 +146,26 @@ impl Emitter<'_> {
             serde_json::to_string(&self.puzzle.format_sequence(seq))
                 .map_err(std::io::Error::other)
                 .and_then(|s| write!(out, "{sep}{s}"))
+        } else if self.moves.is_some() {
+            // Weighted moves: the cost and the move count differ, so print both.
+            let cost: u32 = seq
+                .iter()
+                .map(|&m| self.puzzle.move_cost(self.metric, m))
+                .sum();
+            let n = seq.len();
+            writeln!(
+                out,
+                "{}  ({n} move{}, cost {cost})",
+                solution_line(self.puzzle, seq),
+                if n == 1 { "" } else { "s" }
+            )
         } else {
             writeln!(out, "{}", solution_line(self.puzzle, seq))
         };
         output::or_exit(result);
+        if let Some(moves) = &mut self.moves {
+            moves.push(seq.len());
+        }
         self.written += 1;
         if self.first.is_none() {
             self.first = Some(seq.to_vec());
@@ -342,6 +366,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             puzzle: &puzzle,
             written: 0,
             first: None,
+            metric: scramble.settings.metric,
+            moves: puzzle.has_weights().then(Vec::new),
         };
         let outcome = if unreachable.is_some() {
             Outcome {
@@ -384,6 +410,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 reason: unreachable,
                 length: outcome.length,
                 metric: scramble.settings.metric.name(),
+                solution_moves: emitter.moves.take(),
                 seconds: timer.elapsed().as_secs_f64(),
                 nodes: outcome.nodes,
             };
@@ -462,7 +489,7 @@ fn by_database(
         Some(result) => Ok(Some(result?)),
         None => {
             bars.warn(&format!(
-                "{}: the distance table answers only whole positions in {}, with no Slack or \
+                "{}: the distance table answers only whole positions in {}, with no Slack, MoveCosts or \
                  MoveLimits; searching instead",
                 scramble.name,
                 db.metric().name().to_uppercase()

@@ -122,6 +122,8 @@ struct Builder<'s> {
     ignore: Option<(Vec<IgnoreMask>, usize)>,
     blocks: Vec<Block>,
     forbidden: Vec<(bool, Vec<Line>)>,
+    /// The rows of every `MoveCosts` block, in file order.
+    costs: Vec<Line>,
     /// twsearch's `MoveAlias` and `MoveSequence` lines, expanded in `finish`.
     derived: Vec<Line>,
     warned_deprecated: bool,
@@ -608,6 +610,7 @@ impl<'s> Builder<'s> {
         if let Some((line, rows)) = &self.stickers {
             puzzle.stickers = Some(super::stickers::read(src, &puzzle, line, rows)?);
         }
+        super::costs::apply(src, &mut puzzle, &self.costs)?;
         Ok((puzzle, self.warnings))
     }
 }
@@ -680,6 +683,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         ignore: None,
         blocks: Vec::new(),
         forbidden: Vec::new(),
+        costs: Vec::new(),
         derived: Vec::new(),
         warned_deprecated: false,
         warnings: Vec::new(),
@@ -707,6 +711,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
                 b.close_sets(&line);
                 b.derived.push(line);
             }
+            DefItem::MoveCosts(rows) => b.costs.extend(rows),
             DefItem::Skipped(line) => b.skipped(&line),
             DefItem::Stickers(line, rows) => {
                 b.close_sets(&line);

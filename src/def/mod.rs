@@ -16,6 +16,7 @@
 //! 0, and `MoveAlias` / `MoveSequence` are expanded by `twsearch`; `Illegal` is
 //! refused by name.
 
+mod costs;
 mod definition;
 mod error;
 mod forbidden;

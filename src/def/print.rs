@@ -113,6 +113,13 @@ pub fn write_def(puzzle: &Puzzle) -> String {
         }
         out.push_str("End\n");
     }
+    if puzzle.has_weights() {
+        out.push_str("\nMoveCosts\n");
+        for m in puzzle.moves.iter().filter(|m| m.weight != 1) {
+            let _ = writeln!(out, "{} {}", m.name, m.weight);
+        }
+        out.push_str("End\n");
+    }
     out
 }
 

@@ -270,7 +270,8 @@ fn facelets(
     })
 }
 
-/// Reads a `MoveLimits` body: `MOVE N` or `BASE* N` per line.
+/// Reads a `MoveLimits` body: `MOVE N` or `BASE* N` per line, as in ksolve+, or several
+/// such names and one number (`SA* SB* SC 1`), a limit the named moves share.
 fn limits(
     src: &Source,
     puzzle: &Puzzle,
@@ -279,49 +280,79 @@ fn limits(
 ) -> Result<Vec<MoveLimit>, DefError> {
     let mut out = Vec::new();
     for row in rows {
-        if row.toks.len() != 2 {
+        if row.toks.len() < 2 {
             return Err(src.err(
                 row,
-                2.min(row.toks.len()),
-                invalid(format!(
-                    "{} words in a MoveLimits line: expected `MOVE LIMIT` or `MOVE* LIMIT`",
-                    row.toks.len()
-                )),
+                row.toks.len(),
+                invalid(
+                    "a MoveLimits line needs a limit after the moves: expected `MOVE LIMIT`, \
+                     `MOVE* LIMIT` or several moves and one shared LIMIT"
+                        .to_string(),
+                ),
             ));
         }
-        let name = &row.toks[0].s;
-        let key = match name.strip_suffix('*') {
-            Some(base) => match names.base(base) {
-                Some(b) => LimitKey::Family(b),
-                None => {
-                    let known: Vec<&str> =
-                        puzzle.base_moves.iter().map(|m| m.name.as_str()).collect();
-                    return Err(src.err(
-                        row,
-                        0,
-                        ErrorKind::UnknownMove {
-                            found: name.clone(),
-                            known: format!(
-                                "`*` follows a move of the definition: {}",
-                                known.join(" ")
-                            ),
-                        },
-                    ));
-                }
-            },
-            None => LimitKey::Move(names.resolve(src, row, 0)?),
-        };
+        let last = row.toks.len() - 1;
+        let mut keys = Vec::with_capacity(last);
+        for col in 0..last {
+            keys.push(limit_key(src, puzzle, names, row, col)?);
+        }
         let max = number_in(
             src,
             row,
-            1,
+            last,
             0,
             u32::MAX as u64,
             "a limit: a number of moves, 0 or more",
         )? as u32;
-        out.push(MoveLimit { key, max });
+        out.push(MoveLimit { keys, max });
     }
     Ok(out)
+}
+
+/// The move or family (`BASE*`) named by word `col` of a `MoveLimits` line.
+fn limit_key(
+    src: &Source,
+    puzzle: &Puzzle,
+    names: &MoveNames,
+    row: &Line,
+    col: usize,
+) -> Result<LimitKey, DefError> {
+    let name = &row.toks[col].s;
+    match name.strip_suffix('*') {
+        Some(base) => match names.base(base) {
+            Some(b) => Ok(LimitKey::Family(b)),
+            None => {
+                let known: Vec<&str> = puzzle.base_moves.iter().map(|m| m.name.as_str()).collect();
+                Err(src.err(
+                    row,
+                    col,
+                    ErrorKind::UnknownMove {
+                        found: name.clone(),
+                        known: format!("`*` follows a move of the definition: {}", known.join(" ")),
+                    },
+                ))
+            }
+        },
+        None => names
+            .resolve(src, row, col)
+            .map(LimitKey::Move)
+            .map_err(|e| {
+                // ksolve+ reads one limit per line; a number before the last word is most
+                // likely a second `MOVE LIMIT` pair written on the same line.
+                if name.bytes().all(|c| c.is_ascii_digit()) {
+                    src.err(
+                        row,
+                        col,
+                        invalid(format!(
+                            "`{name}` is not a move: a MoveLimits line is moves and one limit at \
+                         the end; put each limit on its own line"
+                        )),
+                    )
+                } else {
+                    e
+                }
+            }),
+    }
 }
 
 /// Builds the scrambles from the commands of `reader`, checking each as it is read.

@@ -22,6 +22,8 @@ pub(crate) const DEF_COMMANDS: &[&str] = &[
     "Block",
     "ForbiddenPairs",
     "ForbiddenGroups",
+    // ksolve's addition: a weight per move for the search (see `costs`).
+    "MoveCosts",
     "Multiplicators",
     "ParallelMoves",
     "MoveLimits",
@@ -88,6 +90,8 @@ pub(crate) enum DefItem {
     },
     /// `Stickers`, our extension: the body lines of the sticker map.
     Stickers(Line, Vec<Line>),
+    /// `MoveCosts` (a ksolve extension), with its rows.
+    MoveCosts(Vec<Line>),
     /// A command that is accepted and skipped: `Multiplicators`, `ParallelMoves`, and
     /// `MoveLimits` (which ksolve+ moved to the scramble file).
     Skipped(Line),
@@ -205,7 +209,7 @@ fn other_kind_hint(word: &str, def: bool) -> String {
     }
 }
 
-const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
+const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers, MoveCosts (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
 const SCR_EXPECTED: &str =
     "Scramble, ScrambleAlg, ScrambleFacelets, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits (or twsearch's ScrambleState)";
 
@@ -413,6 +417,11 @@ impl<'b> Reader<'b> {
                 arity(src, &line, 0, "Stickers")?;
                 let rows = self.body(&line)?;
                 DefItem::Stickers(line, rows)
+            }
+            "MoveCosts" => {
+                arity(src, &line, 0, "MoveCosts")?;
+                let rows = self.body(&line)?;
+                DefItem::MoveCosts(rows)
             }
             "Multiplicators" | "ParallelMoves" | "MoveLimits" => {
                 self.body(&line)?;

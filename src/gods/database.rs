@@ -474,7 +474,8 @@ pub fn open_or_build(
 /// Solves one scramble by the database method, or says `None` when the table cannot
 /// answer it as the scramble asks: a position that leaves parts unspecified (`?` or the
 /// definition's `Ignore`), `Slack` (which wants every near-optimal solution, not one),
-/// `MoveLimits`, or another metric than the table's. The caller then searches instead.
+/// `MoveLimits`, `MoveCosts` weights (the table counts moves), or another metric than
+/// the table's. The caller then searches instead.
 ///
 /// The answer is one optimal solution (the first in definition order at every step),
 /// already replayed on `start` by [`solve`]; its `nodes` are the moves read.
@@ -488,6 +489,7 @@ pub fn solve_scramble(
     if ignore.iter().chain(&puzzle.ignore).any(IgnoreMask::any)
         || settings.slack > 0
         || !settings.limits.is_empty()
+        || puzzle.has_weights()
         || settings.metric != db.metric
     {
         return None;

@@ -163,6 +163,9 @@ pub struct Move {
     pub power: u32,
     /// The cost of this move in the quarter-turn metric: `min(power, order - power)`.
     pub qtm: u32,
+    /// The definition's `MoveCosts` weight (1 when none is given): the search counts
+    /// this move as `weight` times its cost in the metric ([`Puzzle::move_cost`]).
+    pub weight: u32,
     pub effect: Transform,
 }
 
@@ -248,6 +251,7 @@ impl Puzzle {
                     base: b,
                     power: j,
                     qtm: if directed { 1 } else { qtm_cost(j, order) },
+                    weight: 1,
                     effect: acc.clone(),
                 });
                 acc = acc.then(&effect, &sets);

@@ -41,20 +41,38 @@ pub enum LimitKey {
     Family(usize),
 }
 
-/// At most `max` moves matching `key` in a solution (0 forbids them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// At most `max` moves matching any of `keys` in a solution (0 forbids them). One
+/// `MoveLimits` line is one limit: with several names (`SA* SB* 1`) the moves they name
+/// share the one count, and a move named twice on a line still counts once.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MoveLimit {
-    pub key: LimitKey,
+    /// Never empty.
+    pub keys: Vec<LimitKey>,
     pub max: u32,
 }
 
-impl MoveLimit {
-    /// Whether move `m` counts against this limit.
-    pub fn matches(&self, puzzle: &Puzzle, m: MoveId) -> bool {
-        match self.key {
+impl LimitKey {
+    /// Whether move `m` is one this key names.
+    pub fn matches(self, puzzle: &Puzzle, m: MoveId) -> bool {
+        match self {
             LimitKey::Move(id) => id == m,
             LimitKey::Family(b) => puzzle.mv(m).base == b,
         }
+    }
+}
+
+impl MoveLimit {
+    /// A limit on the moves of one key (a ksolve+ `MoveLimits` line).
+    pub fn single(key: LimitKey, max: u32) -> MoveLimit {
+        MoveLimit {
+            keys: vec![key],
+            max,
+        }
+    }
+
+    /// Whether move `m` counts against this limit.
+    pub fn matches(&self, puzzle: &Puzzle, m: MoveId) -> bool {
+        self.keys.iter().any(|k| k.matches(puzzle, m))
     }
 }
 
@@ -140,6 +158,19 @@ pub struct Scramble {
 }
 
 impl Puzzle {
+    /// What move `m` costs a solution in `metric`: the metric's count (1, or the quarter
+    /// turns) times the move's `MoveCosts` weight, so a weight of 2 doubles a move in
+    /// either metric and 0 makes it free.
+    #[inline]
+    pub fn move_cost(&self, metric: Metric, m: MoveId) -> u32 {
+        metric.cost(self, m).max(1) * self.mv(m).weight
+    }
+
+    /// Whether the definition gives some move a weight other than 1 (`MoveCosts`).
+    pub fn has_weights(&self) -> bool {
+        self.moves.iter().any(|m| m.weight != 1)
+    }
+
     /// Whether `state` counts as solved when the positions marked in `ignore` may hold
     /// anything: every other position holds the solved label and orientation.
     pub fn is_solved(&self, state: &State, ignore: &[IgnoreMask]) -> bool {

@@ -20,6 +20,7 @@ pub mod canon;
 pub mod ordered;
 pub mod random;
 mod worker;
+mod zero;
 
 use canon::Canon;
 use ordered::Buffering;
@@ -92,6 +93,12 @@ pub enum SearchError {
          a piece but not its twist: not supported"
     )]
     Unsupported(String),
+    /// The moves of weight 0 make too many positions for runs of them to be bounded.
+    #[error(
+        "the moves of cost 0 ({moves}) reach more than {limit} arrangements by themselves; \
+         expected free moves that generate a small group (such as whole-puzzle rotations)"
+    )]
+    ZeroCostGroup { moves: String, limit: usize },
 }
 
 /// A solver for one puzzle: its tables and the search.
@@ -101,6 +108,8 @@ pub struct Solver<'p> {
     /// The canonical automaton of the last move limits seen: building it composes
     /// moves, so it is kept while consecutive scrambles share their limits.
     canon: Option<(Vec<MoveLimit>, Arc<Canon>)>,
+    /// [`Ctx::zero_run`], computed at the first search.
+    zero_run: Option<u32>,
 }
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
@@ -135,6 +144,9 @@ struct Ctx<'a> {
     /// Which move may follow which (depends on the scramble's move limits).
     canon: &'a Canon,
     cost: Vec<u32>,
+    /// The most moves of cost 0 in a row a search tries (0 when every move costs
+    /// something): enough for any product of them ([`zero::longest_run`]).
+    zero_run: u32,
     base: Vec<u32>,
     prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
     /// Slots whose value must be in the bit set for the position to be solved.
@@ -170,6 +182,7 @@ impl<'p> Solver<'p> {
             puzzle,
             tables,
             canon: None,
+            zero_run: None,
         }
     }
 
@@ -231,6 +244,14 @@ impl<'p> Solver<'p> {
             return Err(SearchError::TooManyLimits(settings.limits.len()));
         }
         let canon = self.canon_for(&settings.limits);
+        let zero_run = match self.zero_run {
+            Some(r) => r,
+            None => {
+                let r = zero::longest_run(puzzle)?;
+                self.zero_run = Some(r);
+                r
+            }
+        };
         let unreachable = Outcome {
             status: Status::Unreachable,
             length: None,
@@ -363,6 +384,7 @@ impl<'p> Solver<'p> {
             start: start_vals,
             canon: &canon,
             cost: move_costs(puzzle, settings.metric),
+            zero_run,
             base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
             prune: prune_slots
                 .into_iter()
@@ -463,7 +485,7 @@ pub(crate) fn replay(
         if !puzzle.block_allows(&state, m) {
             return Err(fail());
         }
-        cost += settings.metric.cost(puzzle, m);
+        cost += puzzle.move_cost(settings.metric, m);
         state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
     }
     for l in &settings.limits {

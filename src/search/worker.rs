@@ -31,6 +31,8 @@ struct Worker<'c, 'a, 'e> {
     kleft: Vec<u32>,
     h: Vec<u32>,
     path: Vec<u16>,
+    /// Per move of the path, the number of free moves (cost 0) the path ends with.
+    runs: Vec<u32>,
     counts: Vec<u32>,
     nodes: u64,
     /// Nodes already reported to the search's progress.
@@ -59,6 +61,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             kleft: vec![0; (levels + 1) * ctx.nm],
             h: vec![0; ctx.nm],
             path: Vec::with_capacity(levels),
+            runs: Vec::with_capacity(levels),
             counts: vec![0; ctx.limit_max.len()],
             nodes: 0,
             reported: 0,
@@ -151,7 +154,19 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         true
     }
 
+    /// The number of free moves at the end of the path.
+    #[inline]
+    fn run(&self) -> u32 {
+        self.runs.last().copied().unwrap_or(0)
+    }
+
     fn push(&mut self, m: usize) {
+        let run = if self.ctx.cost[m] == 0 {
+            self.run() + 1
+        } else {
+            0
+        };
+        self.runs.push(run);
         self.path.push(m as u16);
         let mut mask = self.ctx.limit_mask[m];
         while mask != 0 {
@@ -161,6 +176,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     }
 
     fn pop(&mut self) {
+        self.runs.pop();
         if let Some(m) = self.path.pop() {
             let mut mask = self.ctx.limit_mask[m as usize];
             while mask != 0 {
@@ -179,6 +195,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let to = ctx.canon.step(state, m);
         if to != DEAD
             && ctx.cost[m] <= remaining
+            && (ctx.cost[m] != 0 || self.run() < ctx.zero_run)
             && (legal >> ctx.base[m]) & 1 == 1
             && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
         {
@@ -189,6 +206,8 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     }
 
     /// Every solution below the node at `level` with exactly `remaining` cost left.
+    /// With nothing left, the node is a solution when solved, and otherwise only free
+    /// moves may follow; a solution is never extended into another of the same cost.
     ///
     /// All children of a node are made first, then pruned one table at a time over
     /// all of them: the table reads of different children are independent, so their
@@ -198,8 +217,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         if remaining == 0 {
             if self.is_goal(level) {
                 self.record();
+                return;
             }
-            return;
+            if self.ctx.zero_run == 0 {
+                return;
+            }
         }
         let ctx = self.ctx;
         let (nm, w) = (ctx.nm, ctx.width);
@@ -308,8 +330,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         if remaining == 0 {
             if self.is_goal(level) {
                 out.push(Item::Solution(self.path.clone()));
+                return;
             }
-            return;
+            if self.ctx.zero_run == 0 {
+                return;
+            }
         }
         if level == split {
             out.push(Item::Prefix(self.path.clone()));
@@ -332,6 +357,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         self.is_head = false;
         self.in_prefix = 0;
         self.path.clear();
+        self.runs.clear();
         self.counts.iter_mut().for_each(|c| *c = 0);
         let mut spent = 0;
         let mut state = Canon::START;
@@ -363,7 +389,10 @@ pub(super) fn search_bound(
     buffering: Buffering,
     sink: &mut Sink<'_>,
 ) -> Result<(usize, u64), SearchError> {
-    let levels = bound as usize;
+    // Every move of the path but free ones costs at least 1, and free ones come in runs
+    // of at most `zero_run` between them.
+    let z = ctx.zero_run as usize;
+    let levels = bound as usize + (bound as usize + 1) * z;
     let mut top = Worker::new(ctx, levels, None);
     let want = 64 * threads;
     let mut items = Vec::new();

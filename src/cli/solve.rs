@@ -8,6 +8,7 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::{format_state, load_scrambles, parse_puzzle, read_file};
 use ksolve::gods::database::{self, Database};
+use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
@@ -144,6 +145,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     // anything large is built, with what it needs.
     for s in &scrambles {
         let ignore = match &s.source {
+            // With a goal the goal test tells every piece apart (see `Solver`).
+            _ if s.settings.goal.is_some() => &[],
             ScrambleSource::Position(t) => &t.ignore[..],
             ScrambleSource::Alg(_) | ScrambleSource::Random => &[],
         };
@@ -185,6 +188,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // The groups of the moves left by each set of MoveLimits with zeros, built once.
     let mut limited_groups: HashMap<Vec<MoveId>, Option<Group>> = HashMap::new();
+    // The groups seen from each goal position, built once.
+    let mut goal_groups = GoalGroups::default();
     let mut code = EXIT_OK;
     for scramble in &scrambles {
         let timer = Instant::now();
@@ -217,19 +222,26 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         drop(out);
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
-        let mut unreachable = match (&scramble.source, &group) {
-            (ScrambleSource::Position(t), Some(g)) => match g.check_target(t) {
+        let mut unreachable = match (&scramble.source, &group, &scramble.settings.goal) {
+            // A goal is checked position by position: the scramble must reach one.
+            (_, Some(_), Some(goal)) => match goal_groups.verdict(&puzzle, goal, &start, &ignore) {
+                GoalVerdict::Unreachable(r) => Some(r),
+                GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
+            },
+            (ScrambleSource::Position(t), Some(g), None) => match g.check_target(t) {
                 Verdict::Unreachable(r) => Some(r.to_string()),
                 Verdict::Reachable | Verdict::Unknown(_) => None,
             },
             _ => None,
         };
         // Moves limited to 0 are not there at all: the position must be in the group the
-        // other moves generate, or the search would deepen for ever.
-        if let (None, Some(_), Some(allowed)) = (
+        // other moves generate, or the search would deepen for ever. (Only for the
+        // definition's `Solved`: with a goal the search is bounded by MaxDepth.)
+        if let (None, Some(_), Some(allowed), None) = (
             &unreachable,
             &group,
             scramble.settings.allowed_moves(&puzzle),
+            &scramble.settings.goal,
         ) {
             let sub = limited_groups
                 .entry(allowed.clone())
@@ -361,12 +373,18 @@ fn by_database(
     match database::solve_scramble(db, puzzle, start, ignore, &scramble.settings) {
         Some(result) => Ok(Some(result?)),
         None => {
-            bars.warn(&format!(
-                "{}: the distance table answers only whole positions in {}, with no Slack or \
-                 MoveLimits; searching instead",
-                scramble.name,
-                db.metric().name().to_uppercase()
-            ));
+            let why = if scramble.settings.goal.is_some() {
+                "the distance table holds distances to the definition's Solved state, not to \
+                 the scramble file's goal"
+                    .to_string()
+            } else {
+                format!(
+                    "the distance table answers only whole positions in {}, with no Slack or \
+                     MoveLimits",
+                    db.metric().name().to_uppercase()
+                )
+            };
+            bars.warn(&format!("{}: {why}; searching instead", scramble.name));
             Ok(None)
         }
     }

@@ -18,7 +18,7 @@ pub mod temp;
 pub(crate) mod testing;
 
 use crate::progress::Progress;
-use crate::puzzle::{Metric, Puzzle};
+use crate::puzzle::{union_masks, Goal, Metric, Puzzle};
 use cache::TableCache;
 use comp::{CompError, CompSpec, Component};
 use prune::{Entries, Format, PruneTable};
@@ -52,7 +52,14 @@ pub struct Tables {
     used: u64,
     comps: Vec<Component>,
     index: HashMap<CompSpec, CompId>,
-    pruning: HashMap<Metric, Vec<Pruning>>,
+    /// Per metric and goal (the hash of [`Goal::key_bytes`], `None` for the
+    /// definition's `Solved`).
+    pruning: HashMap<(Metric, Option<u64>), Vec<Pruning>>,
+}
+
+/// What identifies a goal among the pruning tables: the hash of its key bytes.
+fn goal_id(goal: Option<&Goal>) -> Option<u64> {
+    goal.map(|g| file::content_hash(&g.key_bytes()))
 }
 
 /// The payload prefix of a cached pruning table: format, depth and length.
@@ -159,14 +166,17 @@ impl Tables {
         Ok(id)
     }
 
-    /// The pruning tables for `metric`, planned and built (or loaded) on first use.
+    /// The pruning tables for `metric` and `goal` (`None`: the definition's `Solved`),
+    /// planned and built (or loaded) on first use.
     pub fn pruning(
         &mut self,
         puzzle: &Puzzle,
         metric: Metric,
+        goal: Option<&Goal>,
         progress: &dyn Progress,
     ) -> Result<&[Pruning], CompError> {
-        if !self.pruning.contains_key(&metric) {
+        let key = (metric, goal_id(goal));
+        if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
             for planned in plan::plan(puzzle, self.budget)? {
                 let ids = planned
@@ -174,21 +184,24 @@ impl Tables {
                     .iter()
                     .map(|s| self.component(puzzle, s, progress))
                     .collect::<Result<Vec<_>, _>>()?;
-                let table = self.build_pruning(puzzle, &planned, &ids, metric, progress);
+                let table = self.build_pruning(puzzle, &planned, &ids, metric, goal, progress);
                 built.push(Pruning {
                     comps: ids,
                     table,
                     name: planned.name,
                 });
             }
-            self.pruning.insert(metric, built);
+            self.pruning.insert(key, built);
         }
-        Ok(&self.pruning[&metric])
+        Ok(&self.pruning[&key])
     }
 
-    /// The pruning tables already built for `metric` (none before [`Tables::pruning`]).
-    pub fn built_pruning(&self, metric: Metric) -> &[Pruning] {
-        self.pruning.get(&metric).map_or(&[], |v| v.as_slice())
+    /// The pruning tables already built for `metric` and `goal` (none before
+    /// [`Tables::pruning`]).
+    pub fn built_pruning(&self, metric: Metric, goal: Option<&Goal>) -> &[Pruning] {
+        self.pruning
+            .get(&(metric, goal_id(goal)))
+            .map_or(&[], |v| v.as_slice())
     }
 
     fn build_pruning(
@@ -197,6 +210,7 @@ impl Tables {
         planned: &plan::PlannedTable,
         ids: &[CompId],
         metric: Metric,
+        goal: Option<&Goal>,
         progress: &dyn Progress,
     ) -> PruneTable {
         let comps: Vec<&Component> = ids.iter().map(|&id| self.comp(id)).collect();
@@ -210,7 +224,14 @@ impl Tables {
             params.extend_from_slice(&c.key_bytes());
             params.push(b'|');
         }
-        let name = format!("pt-{}-{}", metric.name(), planned.name);
+        // A table built for a goal holds distances to that goal: its key (and so its
+        // file) differs from the definition's and from every other goal's.
+        let mut name = format!("pt-{}-{}", metric.name(), planned.name);
+        if let Some(g) = goal {
+            let key = g.key_bytes();
+            params.extend_from_slice(&key);
+            name.push_str(&format!("-goal{:08x}", file::content_hash(&key) as u32));
+        }
         self.cache.load_or_build(
             "ksolve-prune",
             &name,
@@ -228,10 +249,26 @@ impl Tables {
                 PruneTable::from_entries(metric, sizes.clone(), format, max_depth, entries)
             },
             || {
-                let goals: Vec<Vec<u32>> = comps
-                    .iter()
-                    .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
-                    .collect();
+                // Every goal position is a source; each frees what the definition's
+                // Ignore allows, as the solved state does, so that the table is
+                // admissible for any scramble's `?` marks.
+                let goals: Vec<Vec<Vec<u32>>> = match goal {
+                    None => vec![comps
+                        .iter()
+                        .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
+                        .collect()],
+                    Some(g) => g
+                        .positions
+                        .iter()
+                        .map(|p| {
+                            let mask = union_masks(puzzle, &p.target.ignore, &puzzle.ignore);
+                            comps
+                                .iter()
+                                .map(|c| c.goal_values_at(&p.target.state, mask.get(c.spec.set)))
+                                .collect()
+                        })
+                        .collect(),
+                };
                 let what = format!("pruning table {}", planned.name);
                 let t =
                     PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, &what, progress);

@@ -417,3 +417,32 @@ fn the_database_is_not_used_for_a_goal() {
     assert!(out.contains("\n  R' U\n"), "{out}");
     assert!(!out.contains("\n  R'\n"), "{out}");
 }
+
+#[test]
+fn a_bad_goal_block_names_its_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let then = "ScrambleAlg r\nR\nEnd\n";
+    // `?` where the definition's Ignore allows nothing.
+    let scr = format!("Goal g\nCORNERS\n1 ? 3 4 5 6 7\nEnd\n{then}");
+    let (code, _, err) = ksolve(dir.path(), common::CUBE2, &scr, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("p.txt:3:3"), "{err}");
+    // A piece twice.
+    let scr = format!("Goal g\nCORNERS\n1 1 3 4 5 6 7\nEnd\n{then}");
+    let (code, _, err) = ksolve(dir.path(), common::CUBE2, &scr, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("p.txt:3:3") && err.contains("appears more often"),
+        "{err}"
+    );
+    // A move the definition does not have.
+    let scr = format!("GoalAlg g\nR Q\nEnd\n{then}");
+    let (code, _, err) = ksolve(dir.path(), common::CUBE2, &scr, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("p.txt:2:3"), "{err}");
+    // A missing End.
+    let scr = format!("Goal g\nCORNERS\n1 2 3 4 5 6 7\n{then}");
+    let (code, _, err) = ksolve(dir.path(), common::CUBE2, &scr, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("p.txt:1:1"), "{err}");
+}

@@ -10,7 +10,9 @@
 //!   scramble's move limits ([`canon::Canon`]),
 //!   block-legal in the state it is made from ([`Puzzle::block_allows`]) and within the
 //!   move limits; a sequence is a solution when its cost equals the bound and the end
-//!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]).
+//!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]), or,
+//!   when the scramble file sets a goal, matches one of the goal's positions
+//!   ([`crate::puzzle::Goal::reached_by`]).
 //! - Every solution is replayed on the piece-level model before it is returned; a
 //!   mismatch is an internal error, never an answer.
 //! - The inner loop allocates nothing: node states are rows of a preallocated array of

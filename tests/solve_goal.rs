@@ -446,3 +446,14 @@ fn a_bad_goal_block_names_its_file_line_and_column() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("p.txt:1:1"), "{err}");
 }
+
+#[test]
+fn json_names_the_goal_position_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    // From R, the goal position R2 is one move away and U two.
+    let scr = "GoalAlg u\nU\nEnd\nGoalAlg r2\nR2\nEnd\nScrambleAlg r\nR\nEnd\n";
+    let (code, out, err) = ksolve(dir.path(), common::CUBE2, scr, &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"solutions\":[\"R\"]"), "{out}");
+    assert!(out.contains("\"length\":1,\"goal\":\"r2\""), "{out}");
+}

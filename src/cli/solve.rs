@@ -12,7 +12,7 @@ use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
-use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
+use ksolve::puzzle::{Goal, IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
 use ksolve::rng::Rng;
 use ksolve::search::{random::random_state, Outcome, SolveOptions, Solver, Status};
 use ksolve::table::cache::TableCache;
@@ -82,6 +82,9 @@ struct JsonRest<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     length: Option<u32>,
+    /// With a scramble file's goal: the goal position the first solution ends in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<String>,
     metric: &'a str,
     seconds: f64,
     nodes: u64,
@@ -95,10 +98,20 @@ struct Emitter<'p> {
     json: bool,
     puzzle: &'p Puzzle,
     written: u64,
+    /// With a goal: the position solved from, its `?` marks, and the name of the goal
+    /// position the first solution ends in (for `--json`).
+    goal: Option<(&'p Goal, &'p State, &'p [IgnoreMask])>,
+    reached: Option<String>,
 }
 
 impl Emitter<'_> {
     fn emit(&mut self, seq: &[MoveId]) {
+        if let (Some((goal, start, ignore)), None) = (self.goal, &self.reached) {
+            let end = self.puzzle.apply_sequence(start, seq);
+            self.reached = goal
+                .reached_by(&end, ignore)
+                .map(|i| goal.positions[i].name.clone());
+        }
         let mut out = output::stdout();
         let result = if self.json {
             let sep = if self.written == 0 { "" } else { "," };
@@ -282,6 +295,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             json,
             puzzle: &puzzle,
             written: 0,
+            goal: scramble
+                .settings
+                .goal
+                .as_deref()
+                .map(|g| (g, &start, &ignore[..])),
+            reached: None,
         };
         let outcome = if unreachable.is_some() {
             Outcome {
@@ -326,6 +345,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 metric: scramble.settings.metric.name(),
                 seconds: timer.elapsed().as_secs_f64(),
                 nodes: outcome.nodes,
+                goal: emitter.reached.clone(),
             };
             // `rest` serialises as `{...}`: its fields continue the streamed object.
             let rest = serde_json::to_string(&rest)?;

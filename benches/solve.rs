@@ -155,9 +155,9 @@ fn benches(c: &mut Criterion) {
         })
     });
     tables
-        .pruning(&p2, ksolve::puzzle::Metric::Htm, &Silent)
+        .pruning(&p2, ksolve::puzzle::Metric::Htm, None, &Silent)
         .expect("tables");
-    let table = &tables.built_pruning(ksolve::puzzle::Metric::Htm)[0].table;
+    let table = &tables.built_pruning(ksolve::puzzle::Metric::Htm, None)[0].table;
     c.bench_function("prune: 1000 lookups at scattered entries", |b| {
         b.iter(|| {
             let mut idx: u64 = 12345;

@@ -222,7 +222,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<Stats, SearchError> {
     let timer = Instant::now();
-    solver.prepare(settings.metric, progress)?;
+    solver.prepare(settings.metric, None, progress)?;
     let tables = timer.elapsed();
     let options = SolveOptions {
         count: Some(1),

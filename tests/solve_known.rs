@@ -93,7 +93,7 @@ fn pyraminx_table_counts_gods_numbers() {
         .collect();
     let comps: Vec<_> = ids.iter().map(|&id| tables.comp(id)).collect();
     let goals: Vec<Vec<u32>> = comps.iter().map(|c| c.goal_values(&p, None)).collect();
-    let t = PruneTable::build(&p, &comps, &goals, Metric::Htm, true, "pyraminx", &Silent);
+    let t = PruneTable::build(&p, &comps, &[goals], Metric::Htm, true, "pyraminx", &Silent);
     let (counts, _) = t.histogram();
     assert_eq!(
         counts,

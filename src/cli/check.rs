@@ -6,6 +6,7 @@ use super::input;
 use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::def::load_puzzle;
+use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{move_order, BigUint, Group, Verdict};
 use ksolve::puzzle::{LimitKey, Puzzle, Scramble, ScrambleSource};
 use ksolve::symmetry::SymmetryGroup;
@@ -96,6 +97,13 @@ struct ScrambleSummary {
     status: &'static str,
     /// Why an unreachable position cannot be reached.
     reason: Option<String>,
+    /// The names of the positions of the goal in force (`Goal` / `GoalAlg` blocks);
+    /// absent for the definition's `Solved`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<Vec<String>>,
+    /// The goal position the scramble was found to reach, when it was checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reaches: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -273,10 +281,29 @@ fn summarize_symmetry(p: &Puzzle, off: bool, s: &mut Summary) -> Result<(), Stri
     Ok(())
 }
 
-/// Whether a scramble's position can be reached, and why not.
-fn scramble_status(g: Option<&Group>, s: &Scramble) -> (&'static str, Option<String>) {
+/// Whether a scramble's position can be reached (with a goal: whether it reaches one
+/// of the goal's positions, and which), and why not.
+fn scramble_status(
+    p: &Puzzle,
+    g: Option<&Group>,
+    goals: &mut GoalGroups,
+    s: &Scramble,
+) -> (&'static str, Option<String>, Option<String>) {
+    if let (Some(goal), Some(_)) = (&s.settings.goal, g) {
+        let (start, ignore) = match &s.source {
+            ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
+            ScrambleSource::Alg(seq) => (p.apply_sequence(&p.solved, seq), Vec::new()),
+            ScrambleSource::Random => return ("unknown", None, None),
+            ScrambleSource::Impossible(why) => return ("unreachable", Some(why.clone()), None),
+        };
+        return match goals.verdict(p, goal, &start, &ignore) {
+            GoalVerdict::Reaches(i) => ("reachable", None, Some(goal.positions[i].name.clone())),
+            GoalVerdict::Unreachable(r) => ("unreachable", Some(r), None),
+            GoalVerdict::Unknown => ("unknown", None, None),
+        };
+    }
     let verdict = match (&s.source, g) {
-        (ScrambleSource::Impossible(why), _) => return ("unreachable", Some(why.clone())),
+        (ScrambleSource::Impossible(why), _) => return ("unreachable", Some(why.clone()), None),
         (ScrambleSource::Position(t), Some(g)) => g.check_target(t),
         (ScrambleSource::Position(_), None) => Verdict::Unknown(String::new()),
         // Algorithms start from solved, and random scrambles are drawn from the
@@ -284,13 +311,18 @@ fn scramble_status(g: Option<&Group>, s: &Scramble) -> (&'static str, Option<Str
         (ScrambleSource::Alg(_) | ScrambleSource::Random, _) => Verdict::Reachable,
     };
     match verdict {
-        Verdict::Reachable => ("reachable", None),
-        Verdict::Unreachable(r) => ("unreachable", Some(r.to_string())),
-        Verdict::Unknown(_) => ("unknown", None),
+        Verdict::Reachable => ("reachable", None, None),
+        Verdict::Unreachable(r) => ("unreachable", Some(r.to_string()), None),
+        Verdict::Unknown(_) => ("unknown", None, None),
     }
 }
 
-fn summarize_scramble(p: &Puzzle, g: Option<&Group>, s: &Scramble) -> ScrambleSummary {
+fn summarize_scramble(
+    p: &Puzzle,
+    g: Option<&Group>,
+    goals: &mut GoalGroups,
+    s: &Scramble,
+) -> ScrambleSummary {
     let (kind, alg_moves, ignores) = match &s.source {
         ScrambleSource::Position(t) => ("position", None, t.has_ignores()),
         ScrambleSource::Alg(seq) => ("alg", Some(seq.len()), false),
@@ -317,10 +349,17 @@ fn summarize_scramble(p: &Puzzle, g: Option<&Group>, s: &Scramble) -> ScrambleSu
             }
         })
         .collect();
-    let (status, reason) = scramble_status(g, s);
+    let (status, reason, reaches) = scramble_status(p, g, goals, s);
+    let goal = s
+        .settings
+        .goal
+        .as_ref()
+        .map(|g| g.positions.iter().map(|x| x.name.clone()).collect());
     ScrambleSummary {
         status,
         reason,
+        goal,
+        reaches,
         name: s.name.clone(),
         line: s.line,
         kind,
@@ -504,10 +543,21 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
                     .collect();
                 format!(", limits {}", l.join(", "))
             };
-            let status = match &x.reason {
+            let mut status = match &x.reason {
                 Some(r) => format!("; cannot be solved: {r}"),
                 None => String::new(),
             };
+            if let Some(goal) = &x.goal {
+                let n = goal.len();
+                status = format!(
+                    "; goal: {} ({n} position{}){}{status}",
+                    goal.first().map_or("", |s| s.as_str()),
+                    if n == 1 { "" } else { "s" },
+                    x.reaches
+                        .as_ref()
+                        .map_or(String::new(), |r| format!(", reaches `{r}`"))
+                );
+            }
             writeln!(
                 out,
                 "  {} (line {}): {what}; {}, max depth {}, slack {}{limits}{status}",
@@ -538,9 +588,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     if let Some(path) = &args.scrambles {
         let scrambles = input::scrambles(path, &puzzle)?;
         summary.scramble_file = Some(input::display_name(path));
+        let mut goals = GoalGroups::default();
         summary.scrambles = scrambles
             .iter()
-            .map(|s| summarize_scramble(&puzzle, group.as_ref(), s))
+            .map(|s| summarize_scramble(&puzzle, group.as_ref(), &mut goals, s))
             .collect();
     }
     let mut out = output::stdout();

@@ -10,11 +10,13 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::{format_state, parse_puzzle, read_file};
 use ksolve::gods::database::{self, Database};
+use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
 use ksolve::puzzle::{
-    IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
+    Goal, IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State,
+    Target,
 };
 use ksolve::rng::Rng;
 use ksolve::search::{random::random_position, Outcome, SolveOptions, Solver, Status};
@@ -113,6 +115,9 @@ struct JsonRest<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     length: Option<u32>,
+    /// With a scramble file's goal: the goal position the first solution ends in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<String>,
     metric: &'a str,
     /// With `MoveCosts` weights, `length` is a cost and this is the number of moves of
     /// each solution, in the order of `solutions`.
@@ -136,10 +141,20 @@ struct Emitter<'p> {
     /// written (for `--json`'s `solution_moves`).
     metric: Metric,
     moves: Option<Vec<usize>>,
+    /// With a goal: the position solved from, its `?` marks, and the name of the goal
+    /// position the first solution ends in (for `--json`).
+    goal: Option<(&'p Goal, &'p State, &'p [IgnoreMask])>,
+    reached: Option<String>,
 }
 
 impl Emitter<'_> {
     fn emit(&mut self, seq: &[MoveId]) {
+        if let (Some((goal, start, ignore)), None) = (self.goal, &self.reached) {
+            let end = self.puzzle.apply_sequence(start, seq);
+            self.reached = goal
+                .reached_by(&end, ignore)
+                .map(|i| goal.positions[i].name.clone());
+        }
         let mut out = output::stdout();
         let result = if self.json {
             let sep = if self.written == 0 { "" } else { "," };
@@ -229,6 +244,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     // anything large is built, with what it needs.
     for s in &scrambles {
         let ignore = match &s.source {
+            // With a goal the goal test tells every piece apart (see `Solver`).
+            _ if s.settings.goal.is_some() => &[],
             ScrambleSource::Position(t) => &t.ignore[..],
             ScrambleSource::Alg(_) | ScrambleSource::Random | ScrambleSource::Impossible(_) => &[],
         };
@@ -270,6 +287,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // The groups of the moves left by each set of MoveLimits with zeros, built once.
     let mut limited_groups: HashMap<Vec<MoveId>, Option<Group>> = HashMap::new();
+    // The groups seen from each goal position, built once.
+    let mut goal_groups = GoalGroups::default();
     let mut code = EXIT_OK;
     for scramble in &scrambles {
         let timer = Instant::now();
@@ -308,20 +327,27 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         drop(out);
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
-        let mut unreachable = match (&scramble.source, &group) {
-            (ScrambleSource::Impossible(why), _) => Some(why.clone()),
-            (ScrambleSource::Position(t), Some(g)) => match g.check_target(t) {
+        let mut unreachable = match (&scramble.source, &group, &scramble.settings.goal) {
+            (ScrambleSource::Impossible(why), _, _) => Some(why.clone()),
+            // A goal is checked position by position: the scramble must reach one.
+            (_, Some(_), Some(goal)) => match goal_groups.verdict(&puzzle, goal, &start, &ignore) {
+                GoalVerdict::Unreachable(r) => Some(r),
+                GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
+            },
+            (ScrambleSource::Position(t), Some(g), None) => match g.check_target(t) {
                 Verdict::Unreachable(r) => Some(r.to_string()),
                 Verdict::Reachable | Verdict::Unknown(_) => None,
             },
             _ => None,
         };
         // Moves limited to 0 are not there at all: the position must be in the group the
-        // other moves generate, or the search would deepen for ever.
-        if let (None, Some(_), Some(allowed)) = (
+        // other moves generate, or the search would deepen for ever. (Only for the
+        // definition's `Solved`: with a goal the search is bounded by MaxDepth.)
+        if let (None, Some(_), Some(allowed), None) = (
             &unreachable,
             &group,
             scramble.settings.allowed_moves(&puzzle),
+            &scramble.settings.goal,
         ) {
             let sub = limited_groups
                 .entry(allowed.clone())
@@ -368,6 +394,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             first: None,
             metric: scramble.settings.metric,
             moves: puzzle.has_weights().then(Vec::new),
+            goal: scramble
+                .settings
+                .goal
+                .as_deref()
+                .map(|g| (g, &start, &ignore[..])),
+            reached: None,
         };
         let outcome = if unreachable.is_some() {
             Outcome {
@@ -413,6 +445,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 solution_moves: emitter.moves.take(),
                 seconds: timer.elapsed().as_secs_f64(),
                 nodes: outcome.nodes,
+                goal: emitter.reached.clone(),
             };
             // `rest` serialises as `{...}`: its fields continue the streamed object.
             let rest = serde_json::to_string(&rest)?;
@@ -488,12 +521,18 @@ fn by_database(
     match database::solve_scramble(db, puzzle, start, ignore, &scramble.settings) {
         Some(result) => Ok(Some(result?)),
         None => {
-            bars.warn(&format!(
-                "{}: the distance table answers only whole positions in {}, with no Slack, MoveCosts or \
-                 MoveLimits; searching instead",
-                scramble.name,
-                db.metric().name().to_uppercase()
-            ));
+            let why = if scramble.settings.goal.is_some() {
+                "the distance table holds distances to the definition's Solved state, not to \
+                 the scramble file's goal"
+                    .to_string()
+            } else {
+                format!(
+                    "the distance table answers only whole positions in {}, with no Slack, \
+                     MoveCosts or MoveLimits",
+                    db.metric().name().to_uppercase()
+                )
+            };
+            bars.warn(&format!("{}: {why}; searching instead", scramble.name));
             Ok(None)
         }
     }

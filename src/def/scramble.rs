@@ -1,7 +1,10 @@
 //! Meaning of a scramble file: positions checked against the puzzle (pieces of the
 //! solved state, orientation ranges, `?` only where the definition's `Ignore` allows),
 //! algorithms resolved to moves, and the settings (`MaxDepth`, `Slack`, metric,
-//! `MoveLimits`) that apply to the scrambles after them.
+//! `MoveLimits`) that apply to the scrambles after them, goal included: `Goal` and
+//! `GoalAlg` blocks (our extension) read one after another, with no scramble between
+//! them, form one goal (any of their positions counts as solved); the next such block
+//! after a scramble starts a new goal.
 
 use super::definition::{check_len, no_ignore, number_in};
 use super::error::{DefError, ErrorKind};
@@ -11,9 +14,11 @@ use super::syntax::{Reader, ScrItem, Section};
 use super::twsearch::first_piece;
 use crate::alg::{self, AlgLine};
 use crate::puzzle::{
-    LimitKey, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings, Target,
+    Goal, GoalPosition, IgnoreMask, LimitKey, Metric, MoveId, MoveLimit, Puzzle, Scramble,
+    ScrambleSource, SolveSettings, Target,
 };
 use std::collections::HashMap;
+use std::sync::Arc;
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Invalid(msg.into())
@@ -210,7 +215,7 @@ fn alg(
     puzzle: &Puzzle,
     names: &alg::MoveNames,
     rows: &[Line],
-) -> Result<ScrambleSource, DefError> {
+) -> Result<Vec<MoveId>, DefError> {
     let lines: Vec<AlgLine> = rows
         .iter()
         .map(|r| AlgLine {
@@ -219,8 +224,7 @@ fn alg(
         })
         .collect();
     let parsed = alg::parse(&src.file, &lines, names)?;
-    let seq = parsed.legal_moves(puzzle, &src.file, &lines)?;
-    Ok(ScrambleSource::Alg(seq))
+    parsed.legal_moves(puzzle, &src.file, &lines)
 }
 
 /// Reads a `ScrambleFacelets` body: the colours, one letter per sticker in the order of
@@ -355,6 +359,25 @@ fn limit_key(
     }
 }
 
+/// Adds a goal block's position to the goal being read, or starts a new goal when a
+/// scramble came since the last goal block, and puts the goal in force.
+fn add_goal(
+    goal: &mut Option<Vec<GoalPosition>>,
+    settings: &mut SolveSettings,
+    line: &Line,
+    target: Target,
+) {
+    let positions = goal.get_or_insert_with(Vec::new);
+    positions.push(GoalPosition {
+        name: line.rest().to_string(),
+        target,
+        line: line.no,
+    });
+    settings.goal = Some(Arc::new(Goal {
+        positions: positions.clone(),
+    }));
+}
+
 /// Builds the scrambles from the commands of `reader`, checking each as it is read.
 pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scramble>, DefError> {
     let src = reader.src;
@@ -365,6 +388,8 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
     let mut out = Vec::new();
     // The group judges positions given by their colours; built at the first of them.
     let mut group = None;
+    // The positions of the goal being read, while no scramble has followed them.
+    let mut goal: Option<Vec<GoalPosition>> = None;
     while let Some(item) = reader.next_scramble()? {
         let (line, source) = match item {
             ScrItem::Scramble(line, secs) => {
@@ -374,7 +399,7 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
             }
             ScrItem::Alg(line, rows) => {
                 let seq = alg(src, puzzle, &alg_names, &rows)?;
-                (line, seq)
+                (line, ScrambleSource::Alg(seq))
             }
             ScrItem::Random(line) => (line, ScrambleSource::Random),
             ScrItem::Facelets(line, rows) => {
@@ -406,7 +431,27 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
                 settings.limits = limits(src, puzzle, &names, &rows)?;
                 continue;
             }
+            ScrItem::Goal(line, secs) => {
+                let first = first_piece(&line);
+                let target = position(src, puzzle, &sets, line.rest(), &secs, first)?;
+                add_goal(&mut goal, &mut settings, &line, target);
+                continue;
+            }
+            ScrItem::GoalAlg(line, rows) => {
+                let seq = alg(src, puzzle, &alg_names, &rows)?;
+                let target = Target {
+                    state: puzzle.apply_sequence(&puzzle.solved, &seq),
+                    ignore: puzzle
+                        .sets
+                        .iter()
+                        .map(no_ignore)
+                        .collect::<Vec<IgnoreMask>>(),
+                };
+                add_goal(&mut goal, &mut settings, &line, target);
+                continue;
+            }
         };
+        goal = None;
         out.push(Scramble {
             name: line.rest().to_string(),
             source,

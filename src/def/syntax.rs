@@ -53,6 +53,9 @@ pub(crate) const SCRAMBLE_COMMANDS: &[&str] = &[
     "MoveLimits",
     // Our extension: a position by its colours (see `crate::sticker::read`).
     "ScrambleFacelets",
+    // Our extension: the goal for the scrambles after it (ksolve+ has no such command).
+    "Goal",
+    "GoalAlg",
 ];
 
 /// Whether a word is a command of either language, or `End`. Such words cannot name a
@@ -111,6 +114,10 @@ pub(crate) enum ScrItem {
     /// `QTM` (true) or `HTM`.
     Metric(bool),
     MoveLimits(Vec<Line>),
+    /// `Goal NAME`: a goal position, set by set (our extension).
+    Goal(Line, Vec<Section>),
+    /// `GoalAlg NAME`: the goal position some moves make from solved (our extension).
+    GoalAlg(Line, Vec<Line>),
 }
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
@@ -211,7 +218,7 @@ fn other_kind_hint(word: &str, def: bool) -> String {
 
 const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers, MoveCosts (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
 const SCR_EXPECTED: &str =
-    "Scramble, ScrambleAlg, ScrambleFacelets, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits (or twsearch's ScrambleState)";
+    "Scramble, ScrambleAlg, ScrambleFacelets, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits, Goal, GoalAlg (or twsearch's ScrambleState)";
 
 /// Checks the word that names a set or move in a command line.
 fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
@@ -491,6 +498,15 @@ impl<'b> Reader<'b> {
             "MoveLimits" => {
                 arity(src, &line, 0, "MoveLimits")?;
                 ScrItem::MoveLimits(self.body(&line)?)
+            }
+            "Goal" => {
+                let secs =
+                    self.sections(&line, 2, "a permutation and optionally an orientation")?;
+                ScrItem::Goal(line, secs)
+            }
+            "GoalAlg" => {
+                let rows = self.body(&line)?;
+                ScrItem::GoalAlg(line, rows)
             }
             other => {
                 return Err(src.err(

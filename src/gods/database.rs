@@ -474,8 +474,9 @@ pub fn open_or_build(
 /// Solves one scramble by the database method, or says `None` when the table cannot
 /// answer it as the scramble asks: a position that leaves parts unspecified (`?` or the
 /// definition's `Ignore`), `Slack` (which wants every near-optimal solution, not one),
-/// `MoveLimits`, `MoveCosts` weights (the table counts moves), or another metric than
-/// the table's. The caller then searches instead.
+/// `MoveLimits`, `MoveCosts` weights (the table counts moves), another metric than the
+/// table's, or a scramble file's goal (the table holds distances to `Solved`). The
+/// caller then searches instead.
 ///
 /// The answer is one optimal solution (the first in definition order at every step),
 /// already replayed on `start` by [`solve`]; its `nodes` are the moves read.
@@ -486,7 +487,10 @@ pub fn solve_scramble(
     ignore: &[IgnoreMask],
     settings: &SolveSettings,
 ) -> Option<Result<Outcome, DatabaseError>> {
+    // The table holds distances to the definition's `Solved` state only, so a scramble
+    // file's goal is searched for instead.
     if ignore.iter().chain(&puzzle.ignore).any(IgnoreMask::any)
+        || settings.goal.is_some()
         || settings.slack > 0
         || !settings.limits.is_empty()
         || puzzle.has_weights()

@@ -10,9 +10,11 @@
 //! move's orientation by *source* position (ksolve+'s convention); [`Transform::from_ksolve`]
 //! converts once at load time so the hot paths never see the other form.
 
+mod goal;
 pub(crate) mod moves;
 mod target;
 
+pub use goal::{union_masks, Goal, GoalPosition};
 pub use moves::{order, power_name, qtm_cost, MoveId};
 pub use target::{LimitKey, Metric, MoveLimit, Scramble, ScrambleSource, SolveSettings, Target};
 

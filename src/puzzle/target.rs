@@ -1,7 +1,8 @@
 //! What a scramble file asks for: a position to solve (with the parts it ignores), and
 //! the settings in force for it (metric, depth limit, slack, move limits).
 
-use super::{IgnoreMask, MoveId, Puzzle, State};
+use super::{Goal, IgnoreMask, MoveId, Puzzle, State};
+use std::sync::Arc;
 
 /// How a solution's length is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -85,6 +86,10 @@ pub struct SolveSettings {
     pub slack: u32,
     pub metric: Metric,
     pub limits: Vec<MoveLimit>,
+    /// The goal set by the scramble file's `Goal` / `GoalAlg` blocks, or `None` for the
+    /// definition's `Solved` state. Shared, since every scramble after the blocks
+    /// carries it.
+    pub goal: Option<Arc<Goal>>,
 }
 
 impl SolveSettings {
@@ -111,6 +116,7 @@ impl Default for SolveSettings {
             slack: 0,
             metric: Metric::Htm,
             limits: Vec::new(),
+            goal: None,
         }
     }
 }

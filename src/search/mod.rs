@@ -10,7 +10,9 @@
 //!   scramble's move limits ([`canon::Canon`]),
 //!   block-legal in the state it is made from ([`Puzzle::block_allows`]) and within the
 //!   move limits; a sequence is a solution when its cost equals the bound and the end
-//!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]).
+//!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]), or,
+//!   when the scramble file sets a goal, matches one of the goal's positions
+//!   ([`crate::puzzle::Goal::reached_by`]).
 //! - Every solution is replayed on the piece-level model before it is returned; a
 //!   mismatch is an internal error, never an answer.
 //! - The inner loop allocates nothing: node states are rows of a preallocated array of
@@ -27,7 +29,9 @@ use ordered::Buffering;
 use worker::search_bound;
 
 use crate::progress::Progress;
-use crate::puzzle::{IgnoreMask, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State};
+use crate::puzzle::{
+    union_masks, Goal, IgnoreMask, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State,
+};
 use crate::table::comp::{CompError, CompKind, CompSpec};
 use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, PruneTable, INFINITE};
@@ -149,8 +153,9 @@ struct Ctx<'a> {
     zero_run: u32,
     base: Vec<u32>,
     prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
-    /// Slots whose value must be in the bit set for the position to be solved.
-    goal: Vec<(usize, BitVec<u64, Lsb0>)>,
+    /// Per goal position, the slots whose value must be in the bit set for the node to
+    /// be that position; a node is solved when it is any of them.
+    goal: Vec<Vec<(usize, BitVec<u64, Lsb0>)>>,
     /// Per block: (slot, set) of each of its pieces.
     blocks: Vec<Vec<(usize, usize)>>,
     touched: Vec<Vec<u128>>,
@@ -193,8 +198,13 @@ impl<'p> Solver<'p> {
 
     /// Builds (or loads) the pruning tables for `metric` now rather than at the first
     /// scramble that needs them.
-    pub fn prepare(&mut self, metric: Metric, progress: &dyn Progress) -> Result<(), SearchError> {
-        self.tables.pruning(self.puzzle, metric, progress)?;
+    pub fn prepare(
+        &mut self,
+        metric: Metric,
+        goal: Option<&Goal>,
+        progress: &dyn Progress,
+    ) -> Result<(), SearchError> {
+        self.tables.pruning(self.puzzle, metric, goal, progress)?;
         Ok(())
     }
 
@@ -258,13 +268,38 @@ impl<'p> Solver<'p> {
             solutions: Vec::new(),
             nodes: 0,
         };
+        // The positions that count as solved, each with what it leaves free: the
+        // definition's `Solved` with the scramble's `?` marks, or every position of the
+        // scramble file's goal with its own `?` marks and the scramble's.
+        let goal = settings.goal.as_deref();
+        let targets: Vec<(&State, Vec<IgnoreMask>)> = match goal {
+            None => vec![(&puzzle.solved, ignore.to_vec())],
+            Some(g) => g
+                .positions
+                .iter()
+                .map(|p| {
+                    (
+                        &p.target.state,
+                        union_masks(puzzle, &p.target.ignore, ignore),
+                    )
+                })
+                .collect(),
+        };
+        // The components of the goal test see what the masks allow. A goal's positions
+        // may hold any pieces where they are free, so with a goal every piece is told
+        // apart (the relabelling by mask is drawn from the solved state).
+        let spec_mask = |set: usize| match goal {
+            None => ignore.get(set),
+            Some(_) => None,
+        };
         // The move tables the goal test reads must fit the budget; say how much they
         // need before building any.
-        crate::table::plan::check_goal(puzzle, ignore, self.tables.budget())?;
+        let budget_masks = if goal.is_some() { &[][..] } else { ignore };
+        crate::table::plan::check_goal(puzzle, budget_masks, self.tables.budget())?;
         // Components: what the goal test needs, then what the pruning tables read.
         let mut goal_specs: Vec<CompSpec> = Vec::new();
         for set in 0..puzzle.sets.len() {
-            let (parts, ori) = set_specs(puzzle, set, ignore.get(set));
+            let (parts, ori) = set_specs(puzzle, set, spec_mask(set));
             // Parts that carry orientations only see the orientation of pieces they
             // track; a position whose piece is ignored but whose twist is not would go
             // unchecked.
@@ -272,9 +307,11 @@ impl<'p> Solver<'p> {
                 .iter()
                 .any(|p| matches!(p.kind, CompKind::Pieces { .. }));
             if pieces {
-                if let Some(m) = ignore.get(set) {
-                    if m.perm.iter().zip(&m.ori).any(|(&p, &o)| p && !o) {
-                        return Err(SearchError::Unsupported(puzzle.sets[set].name.clone()));
+                for (_, masks) in &targets {
+                    if let Some(m) = masks.get(set) {
+                        if m.perm.iter().zip(&m.ori).any(|(&p, &o)| p && !o) {
+                            return Err(SearchError::Unsupported(puzzle.sets[set].name.clone()));
+                        }
                     }
                 }
             }
@@ -305,7 +342,7 @@ impl<'p> Solver<'p> {
         }
         let prune_comps: Vec<(Vec<CompId>, usize)> = self
             .tables
-            .pruning(puzzle, settings.metric, progress)?
+            .pruning(puzzle, settings.metric, goal, progress)?
             .iter()
             .enumerate()
             .map(|(i, p)| (p.comps.clone(), i))
@@ -315,7 +352,7 @@ impl<'p> Solver<'p> {
         // Slots: every distinct component once, then one per block piece.
         let mut slot_of: Vec<CompId> = Vec::new();
         let goal_slots: Vec<usize> = goal_ids.iter().map(|&id| slot(id, &mut slot_of)).collect();
-        let pruning_all = &tables_pruning(tables, settings.metric);
+        let pruning_all = tables.built_pruning(settings.metric, goal);
         let prune_slots: Vec<Vec<(usize, u64)>> = prune_comps
             .iter()
             .map(|(ids, i)| {
@@ -353,16 +390,22 @@ impl<'p> Solver<'p> {
             }
             blocks.push(pieces);
         }
-        let goal: Vec<(usize, BitVec<u64, Lsb0>)> = goal_ids
+        // Per goal position, the values each goal component may take there.
+        let goal_bits: Vec<Vec<(usize, BitVec<u64, Lsb0>)>> = targets
             .iter()
-            .zip(&goal_slots)
-            .map(|(&id, &s)| {
-                let c = tables.comp(id);
-                let mut bits = bitvec![u64, Lsb0; 0; c.count as usize];
-                for v in c.goal_values(puzzle, ignore.get(c.spec.set)) {
-                    bits.set(v as usize, true);
-                }
-                (s, bits)
+            .map(|(state, masks)| {
+                goal_ids
+                    .iter()
+                    .zip(&goal_slots)
+                    .map(|(&id, &s)| {
+                        let c = tables.comp(id);
+                        let mut bits = bitvec![u64, Lsb0; 0; c.count as usize];
+                        for v in c.goal_values_at(state, masks.get(c.spec.set)) {
+                            bits.set(v as usize, true);
+                        }
+                        (s, bits)
+                    })
+                    .collect()
             })
             .collect();
 
@@ -391,7 +434,7 @@ impl<'p> Solver<'p> {
                 .zip(prune_comps.iter())
                 .map(|(s, (_, i))| (s, &pruning_all[*i].table))
                 .collect(),
-            goal,
+            goal: goal_bits,
             blocks,
             touched: touched_by(puzzle),
             limit_mask,
@@ -493,10 +536,11 @@ pub(crate) fn replay(
             return Err(fail());
         }
     }
-    if cost != bound
-        || state != puzzle.apply_sequence(start, seq)
-        || !puzzle.is_solved(&state, ignore)
-    {
+    let solved = match settings.goal.as_deref() {
+        None => puzzle.is_solved(&state, ignore),
+        Some(goal) => goal.reached_by(&state, ignore).is_some(),
+    };
+    if cost != bound || state != puzzle.apply_sequence(start, seq) || !solved {
         return Err(fail());
     }
     Ok(())
@@ -511,11 +555,6 @@ fn slot(id: CompId, slot_of: &mut Vec<CompId>) -> usize {
             slot_of.len() - 1
         }
     }
-}
-
-/// The pruning tables already built for `metric`.
-fn tables_pruning(tables: &Tables, metric: Metric) -> &[crate::table::Pruning] {
-    tables.built_pruning(metric)
 }
 
 #[cfg(test)]

@@ -229,7 +229,7 @@ fn the_search_reports_nodes_depths_and_solutions() {
     };
     for threads in [1, 2] {
         let mut s = solver(&p);
-        s.prepare(Metric::Htm, &Silent).unwrap();
+        s.prepare(Metric::Htm, None, &Silent).unwrap();
         let tally = Tally::default();
         let options = SolveOptions {
             threads: Some(threads),

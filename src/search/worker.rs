@@ -79,10 +79,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
 
     fn is_goal(&self, level: usize) -> bool {
         let vals = self.row(level);
-        self.ctx
-            .goal
-            .iter()
-            .all(|(slot, bits)| bits[vals[*slot] as usize])
+        self.ctx.goal.iter().any(|position| {
+            position
+                .iter()
+                .all(|(slot, bits)| bits[vals[*slot] as usize])
+        })
     }
 
     /// The base moves that split no block in the node at `level`.

@@ -19,7 +19,7 @@ pub mod temp;
 pub(crate) mod testing;
 
 use crate::progress::{format_count, Progress};
-use crate::puzzle::{Metric, Puzzle};
+use crate::puzzle::{union_masks, Goal, Metric, Puzzle};
 use cache::TableCache;
 use comp::{CompError, CompSpec, Component};
 use prune::{Entries, Format, PruneTable};
@@ -53,7 +53,14 @@ pub struct Tables {
     used: u64,
     comps: Vec<Component>,
     index: HashMap<CompSpec, CompId>,
-    pruning: HashMap<Metric, Vec<Pruning>>,
+    /// Per metric and goal (the hash of [`Goal::key_bytes`], `None` for the
+    /// definition's `Solved`).
+    pruning: HashMap<(Metric, Option<u64>), Vec<Pruning>>,
+}
+
+/// What identifies a goal among the pruning tables: the hash of its key bytes.
+fn goal_id(goal: Option<&Goal>) -> Option<u64> {
+    goal.map(|g| file::content_hash(&g.key_bytes()))
 }
 
 /// The cache name of a planned pruning table.
@@ -170,21 +177,27 @@ impl Tables {
         Ok(id)
     }
 
-    /// The pruning tables for `metric`, planned and built (or loaded) on first use.
+    /// The pruning tables for `metric` and `goal` (`None`: the definition's `Solved`),
+    /// planned and built (or loaded) on first use.
     pub fn pruning(
         &mut self,
         puzzle: &Puzzle,
         metric: Metric,
+        goal: Option<&Goal>,
         progress: &dyn Progress,
     ) -> Result<&[Pruning], CompError> {
-        if !self.pruning.contains_key(&metric) {
+        let key = (metric, goal_id(goal));
+        if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
             let planned_all = plan::plan(puzzle, self.budget)?;
             // A build of more than a gigabyte is announced with its size, a rough time
             // and a quicker --memory, before anything is built.
             let to_build: Vec<&plan::PlannedTable> = planned_all
                 .iter()
-                .filter(|t| !self.cached(&prune_name(t, metric), &self.prune_params(t, metric)))
+                .filter(|t| {
+                    let (name, params) = self.prune_id(t, metric, goal);
+                    !self.cached(&name, &params)
+                })
                 .collect();
             let threads = rayon::current_num_threads();
             if let Some(line) = estimate::build_notice(puzzle, &to_build, self.budget, threads) {
@@ -203,26 +216,35 @@ impl Tables {
                     plan::describe(puzzle, &planned.comps),
                     format_count(planned.len)
                 );
-                let table = self.build_pruning(puzzle, &planned, &ids, metric, &what, progress);
+                let table =
+                    self.build_pruning(puzzle, &planned, &ids, metric, goal, &what, progress);
                 built.push(Pruning {
                     comps: ids,
                     table,
                     name: planned.name,
                 });
             }
-            self.pruning.insert(metric, built);
+            self.pruning.insert(key, built);
         }
-        Ok(&self.pruning[&metric])
+        Ok(&self.pruning[&key])
     }
 
-    /// The pruning tables already built for `metric` (none before [`Tables::pruning`]).
-    pub fn built_pruning(&self, metric: Metric) -> &[Pruning] {
-        self.pruning.get(&metric).map_or(&[], |v| v.as_slice())
+    /// The pruning tables already built for `metric` and `goal` (none before
+    /// [`Tables::pruning`]).
+    pub fn built_pruning(&self, metric: Metric, goal: Option<&Goal>) -> &[Pruning] {
+        self.pruning
+            .get(&(metric, goal_id(goal)))
+            .map_or(&[], |v| v.as_slice())
     }
 
-    /// The cache parameters of a planned pruning table: everything its contents depend
-    /// on.
-    fn prune_params(&self, planned: &plan::PlannedTable, metric: Metric) -> Vec<u8> {
+    /// The cache file name and parameters of a planned pruning table: the parameters
+    /// hold everything its contents depend on.
+    fn prune_id(
+        &self,
+        planned: &plan::PlannedTable,
+        metric: Metric,
+        goal: Option<&Goal>,
+    ) -> (String, Vec<u8>) {
         let allow_bytes = planned.len <= self.budget / 8;
         let mut params = vec![CONTENTS_VERSION];
         params.extend_from_slice(b"prune");
@@ -232,7 +254,15 @@ impl Tables {
             params.extend_from_slice(&c.key_bytes());
             params.push(b'|');
         }
-        params
+        // A table built for a goal holds distances to that goal: its key (and so its
+        // file) differs from the definition's and from every other goal's.
+        let mut name = prune_name(planned, metric);
+        if let Some(g) = goal {
+            let key = g.key_bytes();
+            params.extend_from_slice(&key);
+            name.push_str(&format!("-goal{:08x}", file::content_hash(&key) as u32));
+        }
+        (name, params)
     }
 
     /// Whether the cache folder holds a file for this table (which is then loaded, or
@@ -243,20 +273,21 @@ impl Tables {
             .is_some_and(|p| p.is_file())
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn build_pruning(
         &self,
         puzzle: &Puzzle,
         planned: &plan::PlannedTable,
         ids: &[CompId],
         metric: Metric,
+        goal: Option<&Goal>,
         what: &str,
         progress: &dyn Progress,
     ) -> PruneTable {
         let comps: Vec<&Component> = ids.iter().map(|&id| self.comp(id)).collect();
         let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
         let allow_bytes = planned.len <= self.budget / 8;
-        let params = self.prune_params(planned, metric);
-        let name = prune_name(planned, metric);
+        let (name, params) = self.prune_id(planned, metric, goal);
         self.cache.load_or_build(
             "ksolve-prune",
             &name,
@@ -274,10 +305,26 @@ impl Tables {
                 PruneTable::from_entries(metric, sizes.clone(), format, max_depth, entries)
             },
             || {
-                let goals: Vec<Vec<u32>> = comps
-                    .iter()
-                    .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
-                    .collect();
+                // Every goal position is a source; each frees what the definition's
+                // Ignore allows, as the solved state does, so that the table is
+                // admissible for any scramble's `?` marks.
+                let goals: Vec<Vec<Vec<u32>>> = match goal {
+                    None => vec![comps
+                        .iter()
+                        .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
+                        .collect()],
+                    Some(g) => g
+                        .positions
+                        .iter()
+                        .map(|p| {
+                            let mask = union_masks(puzzle, &p.target.ignore, &puzzle.ignore);
+                            comps
+                                .iter()
+                                .map(|c| c.goal_values_at(&p.target.state, mask.get(c.spec.set)))
+                                .collect()
+                        })
+                        .collect(),
+                };
                 let t =
                     PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, what, progress);
                 let mut payload = vec![0u8; PRUNE_PREFIX];

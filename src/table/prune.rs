@@ -167,14 +167,15 @@ impl PruneTable {
     }
 
     /// Builds a table over the product of `comps` (move tables built) by breadth-first
-    /// search from every tuple of goal values (`goals[j]` lists component `j`'s goal
-    /// values). With `Metric::Qtm` a move costs its quarter-turn cost. `allow_bytes`
+    /// search from every tuple of goal values of every goal position at once
+    /// (`goals[p][j]` lists component `j`'s values in goal position `p`), so an entry
+    /// holds the distance to the nearest goal position, which keeps it admissible. With `Metric::Qtm` a move costs its quarter-turn cost. `allow_bytes`
     /// keeps one byte per entry when some depth exceeds 14 (otherwise such depths are
     /// stored as 14).
     pub fn build(
         puzzle: &Puzzle,
         comps: &[&Component],
-        goals: &[Vec<u32>],
+        goals: &[Vec<Vec<u32>>],
         metric: Metric,
         allow_bytes: bool,
         what: &str,
@@ -251,7 +252,7 @@ pub fn move_costs(puzzle: &Puzzle, metric: Metric) -> Vec<u32> {
 fn bfs(
     puzzle: &Puzzle,
     comps: &[&Component],
-    goals: &[Vec<u32>],
+    goals: &[Vec<Vec<u32>>],
     metric: Metric,
     what: &str,
     progress: &dyn Progress,
@@ -313,7 +314,7 @@ fn bfs(
     let table: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNREACHED)).collect();
     // Every tuple of goal values is a source at depth 0.
     let mut visited = 0u64;
-    if goals.iter().all(|g| !g.is_empty()) {
+    for goals in goals.iter().filter(|b| b.iter().all(|g| !g.is_empty())) {
         let mut digit = vec![0usize; k];
         loop {
             let idx: u64 = (0..k).map(|j| goals[j][digit[j]] as u64 * strides[j]).sum();
@@ -504,7 +505,7 @@ mod tests {
         .unwrap();
         perm.build_table(&p);
         ori.build_table(&p);
-        let goals = vec![perm.goal_values(&p, None), ori.goal_values(&p, None)];
+        let goals = vec![vec![perm.goal_values(&p, None), ori.goal_values(&p, None)]];
         PruneTable::build(&p, &[&perm, &ori], &goals, metric, false, "test", &Silent)
     }
 

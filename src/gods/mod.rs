@@ -334,8 +334,16 @@ pub fn compute(
                  use the hashed search",
             ))
         }
+        Method::Indexed if puzzle.has_guards() || puzzle.goal_is_set() => {
+            return Err(GodError::Unsupported(
+                "the indexed search cannot follow guarded moves (`When`) or a goal that is a \
+                 set of positions; use the hashed search",
+            ))
+        }
         Method::Indexed => false,
-        Method::Auto => !puzzle.blocks.is_empty(),
+        Method::Auto => {
+            !puzzle.blocks.is_empty() || puzzle.has_guards() || puzzle.goal_is_set()
+        }
     };
     let mut table = if use_hash {
         hashed_table(puzzle, opts, &info, progress, on_layer)?
@@ -491,12 +499,18 @@ fn hashed_table(
     on_layer: &Layers,
 ) -> Result<GodTable, GodError> {
     let packer = hashed::Packer::new(puzzle, &info.transforms, &info.base_of)?;
-    let start = packer.key(&puzzle.solved);
     let classes = info.classes();
     let budget = match memory::total_memory() {
         Some(m) => opts.memory.min(m),
         None => opts.memory,
     };
+    let most = (budget / hashed::BYTES_PER_POSITION).min(usize::MAX as u64) as usize;
+    let goals = puzzle.goal_positions(most).ok_or_else(|| GodError::OverBudget {
+        what: format!("the goal is a set of more than {most} positions"),
+        need: (most as u64 + 1).saturating_mul(hashed::BYTES_PER_POSITION),
+        budget,
+    })?;
+    let starts: Vec<u128> = goals.iter().map(|g| packer.key(g)).collect();
     let max_depth = if opts.keep_distances {
         u16::MAX as u32 - 1
     } else {
@@ -504,7 +518,7 @@ fn hashed_table(
     };
     let run = hashed::run(
         &packer,
-        start,
+        starts,
         &classes,
         !info.directed,
         budget,
@@ -586,7 +600,7 @@ pub(crate) fn solve_by_distances(
         out.push(m);
         d = e;
     }
-    (cur == puzzle.solved).then_some(out)
+    puzzle.is_solved(&cur, &[]).then_some(out)
 }
 
 #[cfg(test)]

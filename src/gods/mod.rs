@@ -29,6 +29,7 @@ use index::Indexer;
 use std::time::Instant;
 
 pub use index::IndexError;
+pub(crate) use hashed::{KeyHasher, Packer};
 
 /// Called after each finished layer with its depth and size (so the command line can
 /// print rows as they come, as ksolve+ does).
@@ -136,6 +137,15 @@ impl GodTable {
     /// The largest distance (God's number for this puzzle and metric).
     pub fn max_depth(&self) -> usize {
         self.counts.len() - 1
+    }
+
+    /// The exact distances of a hash-set search (computed with `keep_distances`), by
+    /// packed key ([`Packer`]), sorted; `None` for the indexed search.
+    pub(crate) fn into_key_distances(self) -> Option<Vec<(u128, u16)>> {
+        match self.distances {
+            Some(Distances::Hashed(v)) => Some(v),
+            _ => None,
+        }
     }
 
     /// Whether exact distances were kept for saving.

@@ -13,15 +13,20 @@
 //!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]).
 //! - Every solution is replayed on the piece-level model before it is returned; a
 //!   mismatch is an internal error, never an answer.
+//! - Guarded moves (`When`) are tried only where their guard holds: each node carries
+//!   its labels, flat, beside its component values. The pruning tables ignore guards
+//!   (every guard counts as met there), which only lowers their bounds: admissible.
 //! - The inner loop allocates nothing: node states are rows of a preallocated array of
 //!   component values, advanced through move tables.
 
 pub mod canon;
+mod guarded;
 pub mod ordered;
 pub mod random;
 mod worker;
 
 use canon::Canon;
+use guarded::Guards;
 use ordered::Buffering;
 use worker::search_bound;
 
@@ -92,6 +97,8 @@ pub enum SearchError {
          a piece but not its twist: not supported"
     )]
     Unsupported(String),
+    #[error("cannot search a puzzle with guarded moves: {0}")]
+    Guarded(#[from] crate::gods::GodError),
 }
 
 /// A solver for one puzzle: its tables and the search.
@@ -101,6 +108,9 @@ pub struct Solver<'p> {
     /// The canonical automaton of the last move limits seen: building it composes
     /// moves, so it is kept while consecutive scrambles share their limits.
     canon: Option<(Vec<MoveLimit>, Arc<Canon>)>,
+    /// For guarded puzzles: the packed-key form of the moves and the exact distance
+    /// tables built so far (see [`guarded`]).
+    guarded: Option<guarded::GuardTables>,
 }
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
@@ -145,6 +155,29 @@ struct Ctx<'a> {
     /// Per move: bit mask of the move limits it counts against.
     limit_mask: Vec<u64>,
     limit_max: Vec<u32>,
+    /// The guards, when some move has one.
+    guards: Option<Guards<'a>>,
+}
+
+/// The scramble's ignore masks with the goal's free positions (`?` in `Solved`) added.
+fn with_free(puzzle: &Puzzle, ignore: &[IgnoreMask]) -> Vec<IgnoreMask> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(k, def)| {
+            let mut m = ignore.get(k).cloned().unwrap_or_else(|| IgnoreMask {
+                perm: vec![false; def.size],
+                ori: vec![false; def.size],
+            });
+            if let Some(free) = puzzle.free.get(k) {
+                for (p, &f) in m.perm.iter_mut().zip(free) {
+                    *p |= f;
+                }
+            }
+            m
+        })
+        .collect()
 }
 
 impl Ctx<'_> {
@@ -168,6 +201,7 @@ impl<'p> Solver<'p> {
             puzzle,
             tables,
             canon: None,
+            guarded: None,
         }
     }
 
@@ -222,6 +256,13 @@ impl<'p> Solver<'p> {
         on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
     ) -> Result<Outcome, SearchError> {
         let puzzle = self.puzzle;
+        let merged;
+        let ignore = if puzzle.goal_is_set() {
+            merged = with_free(puzzle, ignore);
+            &merged[..]
+        } else {
+            ignore
+        };
         if !puzzle.blocks.is_empty() && puzzle.base_moves.len() > 128 {
             return Err(SearchError::TooManyMoves(puzzle.base_moves.len()));
         }
@@ -287,6 +328,10 @@ impl<'p> Solver<'p> {
             .enumerate()
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
+        if puzzle.has_guards() {
+            self.guarded(settings.metric, progress)?;
+        }
+        let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
         let tables = &self.tables;
 
         // Slots: every distinct component once, then one per block piece.
@@ -369,12 +414,25 @@ impl<'p> Solver<'p> {
                 .collect(),
             goal,
             blocks,
-            touched: touched_by(puzzle),
+            // Only blocks read these masks, and only with blocks are base moves capped at
+            // 128 (a sliding puzzle has hundreds).
+            touched: if puzzle.blocks.is_empty() {
+                Vec::new()
+            } else {
+                touched_by(puzzle)
+            },
             limit_mask,
             limit_max: limits.iter().map(|l| l.max).collect(),
+            guards: match &guard_tables {
+                Some(g) => Some(Guards::new(g, puzzle, start, ignore, settings.metric)?),
+                None => None,
+            },
         };
 
-        let h0 = ctx.heuristic(&ctx.start);
+        let mut h0 = ctx.heuristic(&ctx.start);
+        if let Some(g) = &ctx.guards {
+            h0 = h0.max(g.bound(g.start));
+        }
         if h0 >= INFINITE {
             return Ok(unreachable);
         }
@@ -420,6 +478,18 @@ impl<'p> Solver<'p> {
             bound += 1;
         }
         Ok(outcome)
+    }
+
+    /// Prepares the guarded search's tables for `metric`.
+    fn guarded(&mut self, metric: Metric, progress: &dyn Progress) -> Result<(), SearchError> {
+        if self.guarded.is_none() {
+            self.guarded = Some(guarded::GuardTables::new(self.puzzle)?);
+        }
+        let budget = self.tables.budget();
+        if let Some(g) = &mut self.guarded {
+            g.prepare(self.puzzle, metric, budget, progress);
+        }
+        Ok(())
     }
 
     /// The canonical automaton for these move limits, rebuilt only when they change.

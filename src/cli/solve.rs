@@ -159,7 +159,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // The group answers which positions are reachable and draws uniform random ones.
     // Puzzles too large for it (over 65535 points) are solved without that check.
+    // With guarded moves the group ignores the guards: it still proves a position
+    // unreachable, but its random positions need not be reachable, so those are drawn
+    // from the positions a breadth-first search lists (see `random_position`).
     let group = Group::new(&puzzle).ok();
+    let guarded = puzzle.has_guards() || puzzle.goal_is_set();
+    let mut listed: Option<Option<ksolve::gods::sample::Reachable>> = None;
     let db = match &args.database {
         Some(path) => {
             // A path ksolve may neither read as a table nor replace (a directory, a
@@ -197,6 +202,34 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         let (start, ignore): (_, Vec<IgnoreMask>) = match &scramble.source {
             ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
             ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
+            ScrambleSource::Random if guarded => {
+                let list = listed.get_or_insert_with(|| {
+                    match ksolve::gods::sample::Reachable::new(&puzzle, budget / 2, &bars) {
+                        Ok(r) => {
+                            bars.warn(&format!(
+                                "random positions are drawn uniformly from the {} positions \
+                                 that can reach the goal",
+                                r.len()
+                            ));
+                            Some(r)
+                        }
+                        Err(e) => {
+                            bars.warn(&format!(
+                                "the positions that can reach the goal cannot be listed ({e}); \
+                                 random positions are {} random moves from the goal instead, \
+                                 not uniform",
+                                ksolve::search::random::WALK_STEPS
+                            ));
+                            None
+                        }
+                    }
+                });
+                let state = match list {
+                    Some(r) => r.draw(&mut rng),
+                    None => random_state(&puzzle, &mut rng),
+                };
+                (state, vec![])
+            }
             ScrambleSource::Random => (random_position(&puzzle, group.as_ref(), &mut rng), vec![]),
         };
         if !puzzle.blocks.is_empty() && ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {

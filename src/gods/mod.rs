@@ -20,6 +20,7 @@ pub mod database;
 mod hashed;
 mod index;
 mod indexed;
+pub mod sample;
 mod table;
 
 use crate::memory;

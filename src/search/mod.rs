@@ -53,6 +53,10 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// How many solutions may wait for their turn while threads search ahead.
     pub buffering: Buffering,
+    /// Search guarded puzzles without their exact distance table (pruning tables only);
+    /// for tests that check the search itself against brute force.
+    #[doc(hidden)]
+    pub no_exact_table: bool,
 }
 
 /// How a search ended.
@@ -329,7 +333,7 @@ impl<'p> Solver<'p> {
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
         if puzzle.has_guards() {
-            self.guarded(settings.metric, progress)?;
+            self.guarded(settings.metric, !options.no_exact_table, progress)?;
         }
         let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
         let tables = &self.tables;
@@ -481,13 +485,21 @@ impl<'p> Solver<'p> {
     }
 
     /// Prepares the guarded search's tables for `metric`.
-    fn guarded(&mut self, metric: Metric, progress: &dyn Progress) -> Result<(), SearchError> {
+    fn guarded(
+        &mut self,
+        metric: Metric,
+        exact: bool,
+        progress: &dyn Progress,
+    ) -> Result<(), SearchError> {
         if self.guarded.is_none() {
             self.guarded = Some(guarded::GuardTables::new(self.puzzle)?);
         }
         let budget = self.tables.budget();
         if let Some(g) = &mut self.guarded {
-            g.prepare(self.puzzle, metric, budget, progress);
+            g.use_exact = exact;
+            if exact {
+                g.prepare(self.puzzle, metric, budget, progress);
+            }
         }
         Ok(())
     }

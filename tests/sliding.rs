@@ -3,11 +3,18 @@
 
 mod sliding_gen;
 
-use ksolve::def::parse_puzzle;
+use ksolve::def::{parse_puzzle, write_def};
+use ksolve::gods::database::{self, Database};
+use ksolve::gods::sample::Reachable;
 use ksolve::gods::{compute, GodOptions, GodTable};
 use ksolve::progress::Silent;
-use ksolve::puzzle::{Puzzle, State};
+use ksolve::puzzle::{Metric, Puzzle, SolveSettings, State};
+use ksolve::rng::Rng;
+use ksolve::search::{SolveOptions, Solver};
+use ksolve::table::cache::TableCache;
+use ksolve::table::Tables;
 use std::path::Path;
+use std::time::Instant;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -90,4 +97,161 @@ fn klotski_classic_start_reaches_25955() {
     let p = shipped("klotski.def", sliding_gen::klotski(false));
     let t = god(&from(&p, &KLOTSKI_START));
     assert_eq!(t.total(), 25_955);
+}
+
+fn distances(p: &Puzzle) -> Database {
+    let opts = GodOptions {
+        keep_distances: true,
+        ..GodOptions::default()
+    };
+    let t = compute(p, &opts, &Silent, &|_, _| {}).unwrap();
+    Database::in_memory("klotski", p, &t).unwrap()
+}
+
+fn start_state(p: &Puzzle) -> State {
+    let mut s = p.solved.clone();
+    s.sets[0].perm = KLOTSKI_START.iter().map(|&l| l - 1).collect();
+    s
+}
+
+#[test]
+fn klotski_classic_start_needs_116_unit_moves() {
+    let p = shipped("klotski.def", sliding_gen::klotski(false));
+    let db = distances(&p);
+    let start = start_state(&p);
+    assert_eq!(db.distance(&start), Some(116));
+    let moves = database::solve(&db, &p, &start, Metric::Htm).unwrap();
+    assert_eq!(moves.len(), 116);
+    assert!(p.is_solved(&replay(&p, &start, &moves), &[]));
+}
+
+#[test]
+fn klotski_straight_moves_need_90() {
+    let p = shipped("klotski_slide.def", sliding_gen::klotski(true));
+    let db = distances(&p);
+    assert_eq!(db.distance(&start_state(&p)), Some(90));
+}
+
+/// The database method and IDA* agree on Klotski positions drawn uniformly from those
+/// that can reach the goal, and the database answers each quickly.
+#[test]
+fn klotski_database_lengths_equal_ida() {
+    let p = shipped("klotski.def", sliding_gen::klotski(false));
+    let db = distances(&p);
+    let list = Reachable::new(&p, 1 << 28, &Silent).unwrap();
+    assert_eq!(list.len(), 53_954);
+    let mut rng = Rng::new(11);
+    let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 1 << 28));
+    let mut starts: Vec<State> = (0..8).map(|_| list.draw(&mut rng)).collect();
+    starts.push(start_state(&p));
+    for start in starts {
+        let t0 = Instant::now();
+        let by_db = database::solve(&db, &p, &start, Metric::Htm).unwrap();
+        let took = t0.elapsed();
+        assert!(p.is_solved(&replay(&p, &start, &by_db), &[]));
+        let outcome = solver
+            .solve(
+                &start,
+                &[],
+                &SolveSettings::default(),
+                SolveOptions {
+                    count: Some(1),
+                    ..SolveOptions::default()
+                },
+                &Silent,
+                |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(outcome.length, Some(by_db.len() as u32));
+        assert!(p.is_solved(&replay(&p, &start, &outcome.solutions[0]), &[]));
+        // Well under a millisecond in release builds; debug builds get slack.
+        assert!(took.as_millis() < 200, "{took:?}");
+    }
+}
+
+#[test]
+fn shipped_definitions_read_back_from_write_def() {
+    for (name, text) in [
+        ("klotski.def", sliding_gen::klotski(false)),
+        ("8puzzle.def", sliding_gen::tiles(3, 3)),
+    ] {
+        let p = shipped(name, text);
+        let again = parse_puzzle(write_def(&p).as_bytes(), name).unwrap().0;
+        assert_eq!(again, p);
+    }
+}
+
+fn ksolve() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("ksolve").unwrap()
+}
+
+/// `god --save` then `solve --database` on the shipped Klotski files: the classic start
+/// in 116 moves.
+#[test]
+fn klotski_cli_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("klotski.ktb");
+    let def = root().join("puzzles/klotski.def");
+    ksolve()
+        .arg("god")
+        .arg(&def)
+        .arg("--save")
+        .arg(&table)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Total positions: 53954"));
+    let out = ksolve()
+        .arg("solve")
+        .arg(&def)
+        .arg(root().join("scrambles/klotski.txt"))
+        .arg("--database")
+        .arg(&table)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let line = text.lines().nth(1).unwrap();
+    assert_eq!(line.split_whitespace().count(), 116, "{text}");
+}
+
+/// A malformed `When` or `Require` line: FILE:LINE:COL, the line, and exit 2.
+#[test]
+fn malformed_guards_are_refused_with_their_place() {
+    let good = sliding_gen::tiles(3, 2);
+    let cases = [
+        ("When Cells 4 6", "When Cells 9 6", "9", "is not a position"),
+        ("When Cells 4 6", "When Cells 4 7", "7", "is not a label"),
+        ("When Cells 4 6", "When Cells 4", "", "pairs of a position"),
+        ("When Cells 4 6", "When Celts 4 6", "Celts", "Celts"),
+        ("When Cells 4 6", "When Cells 4 6,x", "6,x", "is not a label"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (from, to, word, says) in cases {
+        let text = good.replacen(from, to, 1);
+        assert_ne!(text, good);
+        let path = dir.path().join("bad.def");
+        std::fs::write(&path, &text).unwrap();
+        let line = text.lines().position(|l| l == to).unwrap() + 1;
+        let col = if word.is_empty() {
+            to.len() + 2
+        } else {
+            to.find(word).unwrap() + 1
+        };
+        let out = ksolve().arg("check").arg(&path).assert().code(2).get_output().stderr.clone();
+        let err = String::from_utf8(out).unwrap();
+        assert!(err.contains(&format!("bad.def:{line}:{col}:")), "{to}: {err}");
+        assert!(err.contains(says) && err.contains(to), "{to}: {err}");
+    }
+    let bad_rule = "Solved\nCells\n1 2 3 4 5 6\nRequire Cells 1 1 2\nEnd\n";
+    let text = good.replacen("Solved\nCells\n1 2 3 4 5 6\nEnd\n", bad_rule, 1);
+    assert_ne!(text, good);
+    let path = dir.path().join("rule.def");
+    std::fs::write(&path, &text).unwrap();
+    let out = ksolve().arg("check").arg(&path).assert().code(2).get_output().stderr.clone();
+    let err = String::from_utf8(out).unwrap();
+    let line = text.lines().position(|l| l.starts_with("Require")).unwrap() + 1;
+    assert!(err.contains(&format!("rule.def:{line}:19:")), "{err}");
+    assert!(err.contains("Require"), "{err}");
 }

@@ -174,6 +174,8 @@ fn shipped_definitions_read_back_from_write_def() {
     for (name, text) in [
         ("klotski.def", sliding_gen::klotski(false)),
         ("8puzzle.def", sliding_gen::tiles(3, 3)),
+        ("15puzzle.def", sliding_gen::tiles(4, 4)),
+        ("klotski_slide.def", sliding_gen::klotski(true)),
     ] {
         let p = shipped(name, text);
         let again = parse_puzzle(write_def(&p).as_bytes(), name).unwrap().0;

@@ -9,8 +9,9 @@ use ksolve::gods::{self, GodOptions, Method};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Puzzle, Scramble, ScrambleSource};
 
-/// The budget for counting: `check` stays quick, so larger puzzles go uncounted.
-const COUNT_BUDGET: u64 = 256 << 20;
+/// The budget for counting (about 1.4 million positions): `check` stays quick, so
+/// larger puzzles go uncounted.
+const COUNT_BUDGET: u64 = 64 << 20;
 
 /// What the note under "Reachable positions" says for these puzzles.
 pub const NOTE: &str = "the moves are guarded, so which positions are reachable is not a \

@@ -22,9 +22,11 @@ use std::hash::BuildHasherDefault;
 /// Exact distances to the goal by packed key.
 pub(crate) type KeyMap = HashMap<u128, u16, BuildHasherDefault<KeyHasher>>;
 
-/// The share of the memory budget the exact table may take, and its cap.
+/// The share of the memory budget the exact table may take, and its cap: about five
+/// million positions, so that a puzzle too large for it (the 15-puzzle) finds out in
+/// a second or two.
 fn exact_budget(budget: u64) -> u64 {
-    (budget / 4).min(1 << 30)
+    (budget / 4).min(256 << 20)
 }
 
 /// The packing of a guarded puzzle's positions and its exact tables, kept by the solver.

@@ -227,7 +227,12 @@ fn malformed_guards_are_refused_with_their_place() {
         ("When Cells 4 6", "When Cells 4 7", "7", "is not a label"),
         ("When Cells 4 6", "When Cells 4", "", "pairs of a position"),
         ("When Cells 4 6", "When Celts 4 6", "Celts", "Celts"),
-        ("When Cells 4 6", "When Cells 4 6,x", "6,x", "is not a label"),
+        (
+            "When Cells 4 6",
+            "When Cells 4 6,x",
+            "6,x",
+            "is not a label",
+        ),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (from, to, word, says) in cases {
@@ -241,9 +246,19 @@ fn malformed_guards_are_refused_with_their_place() {
         } else {
             to.find(word).unwrap() + 1
         };
-        let out = ksolve().arg("check").arg(&path).assert().code(2).get_output().stderr.clone();
+        let out = ksolve()
+            .arg("check")
+            .arg(&path)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
         let err = String::from_utf8(out).unwrap();
-        assert!(err.contains(&format!("bad.def:{line}:{col}:")), "{to}: {err}");
+        assert!(
+            err.contains(&format!("bad.def:{line}:{col}:")),
+            "{to}: {err}"
+        );
         assert!(err.contains(says) && err.contains(to), "{to}: {err}");
     }
     let bad_rule = "Solved\nCells\n1 2 3 4 5 6\nRequire Cells 1 1 2\nEnd\n";
@@ -251,9 +266,27 @@ fn malformed_guards_are_refused_with_their_place() {
     assert_ne!(text, good);
     let path = dir.path().join("rule.def");
     std::fs::write(&path, &text).unwrap();
-    let out = ksolve().arg("check").arg(&path).assert().code(2).get_output().stderr.clone();
+    let out = ksolve()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
     let err = String::from_utf8(out).unwrap();
     let line = text.lines().position(|l| l.starts_with("Require")).unwrap() + 1;
     assert!(err.contains(&format!("rule.def:{line}:19:")), "{err}");
     assert!(err.contains("Require"), "{err}");
+}
+
+/// A `MoveSequence` has no single guard, so it is refused where moves are guarded.
+#[test]
+fn move_sequences_of_guarded_moves_are_refused() {
+    let def = "Set Cells 3 1\nSolved\nCells\n1 2 3\nEnd\nMove A\nWhen Cells 1 1\nCells\n2 1 3\nEnd\nMoveSequence AB A A A\n";
+    let err = parse_puzzle(def.as_bytes(), "seq.def")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("seq.def:11:1:"), "{err}");
+    assert!(err.contains("MoveSequence"), "{err}");
 }

@@ -75,7 +75,9 @@ fn agree(p: &Puzzle, ignore: &[IgnoreMask], settings: &SolveSettings) {
                 want,
                 "seed {seed}, exact table {exact}: {:?} vs {:?}",
                 got.iter().map(|s| p.format_sequence(s)).collect::<Vec<_>>(),
-                want.iter().map(|s| p.format_sequence(s)).collect::<Vec<_>>()
+                want.iter()
+                    .map(|s| p.format_sequence(s))
+                    .collect::<Vec<_>>()
             );
         }
     }

@@ -203,27 +203,28 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
             ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
             ScrambleSource::Random if guarded => {
-                let list = listed.get_or_insert_with(|| {
-                    match ksolve::gods::sample::Reachable::new(&puzzle, budget / 2, &bars) {
-                        Ok(r) => {
-                            bars.warn(&format!(
-                                "random positions are drawn uniformly from the {} positions \
+                let list =
+                    listed.get_or_insert_with(|| {
+                        match ksolve::gods::sample::Reachable::new(&puzzle, budget / 2, &bars) {
+                            Ok(r) => {
+                                bars.warn(&format!(
+                                    "random positions are drawn uniformly from the {} positions \
                                  that can reach the goal",
-                                r.len()
-                            ));
-                            Some(r)
-                        }
-                        Err(e) => {
-                            bars.warn(&format!(
+                                    r.len()
+                                ));
+                                Some(r)
+                            }
+                            Err(e) => {
+                                bars.warn(&format!(
                                 "the positions that can reach the goal cannot be listed ({e}); \
                                  random positions are {} random moves from the goal instead, \
                                  not uniform",
                                 ksolve::search::random::WALK_STEPS
                             ));
-                            None
+                                None
+                            }
                         }
-                    }
-                });
+                    });
                 let state = match list {
                     Some(r) => r.draw(&mut rng),
                     None => random_state(&puzzle, &mut rng),

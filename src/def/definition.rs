@@ -625,6 +625,17 @@ impl<'s> Builder<'s> {
             &mut move_lines,
             self.derived,
         )?;
+        // A sequence of guarded moves would need the guards of every step, in the
+        // positions between them: not a guard of one position.
+        if self.guards.iter().any(Option::is_some) && base.len() > self.guards.len() {
+            return Err(src.err(
+                &move_lines[self.guards.len()],
+                0,
+                invalid(
+                    "`MoveSequence` in a definition with guarded moves (`When`): a sequence has no single guard; expected each move written out with its own `When` lines",
+                ),
+            ));
+        }
         let mut puzzle = Puzzle::new(self.name, self.sets, solved, base, ignore, self.blocks);
         for (slot, g) in puzzle.guards.iter_mut().zip(self.guards) {
             *slot = g;

@@ -64,9 +64,11 @@ impl Ctx<'_> {
             set.name, self.first
         );
         let Some(tok) = line.toks.get(t) else {
-            return Err(self
-                .src
-                .err(line, t, invalid(format!("missing labels: expected {expected}"))));
+            return Err(self.src.err(
+                line,
+                t,
+                invalid(format!("missing labels: expected {expected}")),
+            ));
         };
         let mut out = Vec::new();
         for part in tok.s.split(',') {
@@ -94,9 +96,11 @@ impl Ctx<'_> {
     /// The set named by word 1.
     fn set(&self, line: &Line) -> Result<usize, DefError> {
         if line.toks.len() < 2 {
-            return Err(self
-                .src
-                .err(line, 1, invalid("a missing set name: expected `SET POS LABELS ...`")));
+            return Err(self.src.err(
+                line,
+                1,
+                invalid("a missing set name: expected `SET POS LABELS ...`"),
+            ));
         }
         let name = &line.toks[1].s;
         self.set_names.get(name).copied().ok_or_else(|| {

@@ -17,7 +17,11 @@ fn perm_line(s: &SetState) -> String {
 
 /// A condition as `POS LABELS` (1-based, labels joined by commas).
 fn cond_words(c: &crate::puzzle::Cond) -> String {
-    let labels: Vec<String> = c.labels.iter().map(|&l| (l as u32 + 1).to_string()).collect();
+    let labels: Vec<String> = c
+        .labels
+        .iter()
+        .map(|&l| (l as u32 + 1).to_string())
+        .collect();
     format!("{} {}", c.pos + 1, labels.join(","))
 }
 

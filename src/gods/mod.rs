@@ -29,8 +29,8 @@ use crate::puzzle::{Metric, MoveId, Puzzle, State, Transform};
 use index::Indexer;
 use std::time::Instant;
 
-pub use index::IndexError;
 pub(crate) use hashed::{KeyHasher, Packer};
+pub use index::IndexError;
 
 /// Called after each finished layer with its depth and size (so the command line can
 /// print rows as they come, as ksolve+ does).
@@ -352,9 +352,7 @@ pub fn compute(
             ))
         }
         Method::Indexed => false,
-        Method::Auto => {
-            !puzzle.blocks.is_empty() || puzzle.has_guards() || puzzle.goal_is_set()
-        }
+        Method::Auto => !puzzle.blocks.is_empty() || puzzle.has_guards() || puzzle.goal_is_set(),
     };
     let mut table = if use_hash {
         hashed_table(puzzle, opts, &info, progress, on_layer)?
@@ -516,11 +514,13 @@ fn hashed_table(
         None => opts.memory,
     };
     let most = (budget / hashed::BYTES_PER_POSITION).min(usize::MAX as u64) as usize;
-    let goals = puzzle.goal_positions(most).ok_or_else(|| GodError::OverBudget {
-        what: format!("the goal is a set of more than {most} positions"),
-        need: (most as u64 + 1).saturating_mul(hashed::BYTES_PER_POSITION),
-        budget,
-    })?;
+    let goals = puzzle
+        .goal_positions(most)
+        .ok_or_else(|| GodError::OverBudget {
+            what: format!("the goal is a set of more than {most} positions"),
+            need: (most as u64 + 1).saturating_mul(hashed::BYTES_PER_POSITION),
+            budget,
+        })?;
     let starts: Vec<u128> = goals.iter().map(|g| packer.key(g)).collect();
     let max_depth = if opts.keep_distances {
         u16::MAX as u32 - 1

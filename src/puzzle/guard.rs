@@ -70,14 +70,12 @@ impl Puzzle {
 
     /// The guard of move `m`'s base move, if it has one.
     pub fn guard_of(&self, m: super::MoveId) -> Option<&Guard> {
-        self.guards
-            .get(self.mv(m).base)
-            .and_then(Option::as_ref)
+        self.guards.get(self.mv(m).base).and_then(Option::as_ref)
     }
 
     /// Whether move `m` may be made from `state`: its guard, if any, holds there.
     pub fn guard_allows(&self, state: &State, m: super::MoveId) -> bool {
-        self.guard_of(m).is_none_or(|g| g.holds(state))
+        self.guard_of(m).map_or(true, |g| g.holds(state))
     }
 
     /// Whether the goal is a set of positions (`?` in the definition's `Solved`).

@@ -68,8 +68,10 @@ impl GuardTables {
             method: Method::Hashed,
             ..GodOptions::default()
         };
-        let table = gods::compute(puzzle, &opts, progress, &|_, _| {})
-            .map(|t| t.into_key_distances().map(|v| v.into_iter().collect::<KeyMap>()));
+        let table = gods::compute(puzzle, &opts, progress, &|_, _| {}).map(|t| {
+            t.into_key_distances()
+                .map(|v| v.into_iter().collect::<KeyMap>())
+        });
         let map = match table {
             Ok(map) => map,
             Err(e) => {

@@ -18,6 +18,9 @@ struct Shape {
 
 const DIRS: [(&str, isize, isize); 4] = [("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1)];
 
+/// A move's guard (cell, label) and its destination-indexed sources.
+type Slide = (Vec<(usize, u16)>, Vec<usize>);
+
 /// One move on a board of `w` by `h` cells: the piece of `shape` with top-left at
 /// `(r, c)` slides `dist` cells in direction `(dr, dc)`. The guard: the piece's cells
 /// hold its labels and every cell it sweeps into holds the empty label. `None` when
@@ -30,7 +33,7 @@ fn slide(
     (r, c): (usize, usize),
     (dr, dc): (isize, isize),
     dist: usize,
-) -> Option<(Vec<(usize, u16)>, Vec<usize>)> {
+) -> Option<Slide> {
     let at = |rr: isize, cc: isize| -> Option<usize> {
         (rr >= 0 && cc >= 0 && (rr as usize) < h && (cc as usize) < w)
             .then(|| rr as usize * w + cc as usize)
@@ -125,7 +128,13 @@ pub fn tiles(w: usize, h: usize) -> String {
         let (r, c) = (cell / w, cell % w);
         for (d, dr, dc) in DIRS {
             if let Some((_, src)) = slide(w, h, 0, &blank, (r, c), (dr, dc), 1) {
-                write_move(&mut out, "Cells", &format!("{d}{}", cell + 1), &[(cell, n as u16)], &src);
+                write_move(
+                    &mut out,
+                    "Cells",
+                    &format!("{d}{}", cell + 1),
+                    &[(cell, n as u16)],
+                    &src,
+                );
             }
         }
     }
@@ -238,7 +247,8 @@ pub fn klotski(straight: bool) -> String {
         for cell in 0..w * h {
             for (d, dr, dc) in DIRS {
                 for &k in dists {
-                    if let Some((guard, src)) = slide(w, h, 1, shape, (cell / w, cell % w), (dr, dc), k)
+                    if let Some((guard, src)) =
+                        slide(w, h, 1, shape, (cell / w, cell % w), (dr, dc), k)
                     {
                         let suffix = if k > 1 { k.to_string() } else { String::new() };
                         let name = format!("{}{}{d}{suffix}", shape.name, cell + 1);

@@ -115,7 +115,7 @@ struct Summary {
     reachable_exact: Option<bool>,
     /// How `reachable_states` was found, when not from the group (guarded moves).
     #[serde(skip_serializing_if = "Option::is_none")]
-    reachable_note: Option<&'static str>,
+    reachable_note: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     orbits: Option<OrbitsSummary>,
     /// The number of symmetries of the definition (mirrors included); 1 with
@@ -378,7 +378,7 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         }
         _ => writeln!(out, "Reachable positions: not computed")?,
     }
-    if let Some(note) = s.reachable_note {
+    if let Some(note) = &s.reachable_note {
         writeln!(out, "  ({note})")?;
     }
     if let Some(o) = &s.orbits {
@@ -503,15 +503,17 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     let guarded = puzzle.has_guards() || puzzle.goal_is_set();
     let mut table = None;
     let group = if guarded {
-        summary.reachable_note = Some(super::guarded::NOTE);
-        match super::guarded::count(&puzzle) {
+        // Too many positions to count is expected of a large board, not a problem
+        // with the files: it is said in the summary, not warned about.
+        summary.reachable_note = Some(match super::guarded::count(&puzzle) {
             Ok(db) => {
                 summary.reachable_states = Some(db.positions().into());
                 summary.reachable_exact = Some(true);
                 table = Some(db);
+                super::guarded::NOTE.to_string()
             }
-            Err(e) => eprintln!("warning: reachable positions not counted: {e}"),
-        }
+            Err(e) => format!("{}; not counted: {e}", super::guarded::NOTE),
+        });
         None
     } else {
         match summarize_group(&puzzle, args.orbits, &mut summary) {
@@ -522,10 +524,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
             }
         }
     };
-    if guarded {
-        // Symmetries conjugate moves as permutations; guards are not carried over.
-        eprintln!("warning: symmetries not computed: the puzzle has guarded moves");
-    } else if let Err(e) = summarize_symmetry(&puzzle, args.no_symmetry, &mut summary) {
+    // Symmetries conjugate moves as permutations and would drop the guards: with
+    // guarded moves they are not looked for ("Symmetries: not computed").
+    let symmetry = if guarded {
+        Ok(())
+    } else {
+        summarize_symmetry(&puzzle, args.no_symmetry, &mut summary)
+    };
+    if let Err(e) = symmetry {
         eprintln!("warning: symmetries not computed: {e}");
     }
     if let Some(path) = &args.scrambles {

@@ -133,6 +133,9 @@ struct Summary {
     reachable_states: Option<serde_json::Value>,
     /// Whether `reachable_states` is exact (false: an upper bound).
     reachable_exact: Option<bool>,
+    /// How `reachable_states` was found, when not from the group (guarded moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reachable_note: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     orbits: Option<OrbitsSummary>,
     /// The number of symmetries of the definition (mirrors included); 1 with
@@ -230,6 +233,7 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
         blocks,
         ignores,
         reachable_states: None,
+        reachable_note: None,
         reachable_exact: None,
         orbits: None,
         symmetries: None,
@@ -438,6 +442,9 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         }
         _ => writeln!(out, "Reachable positions: not computed")?,
     }
+    if let Some(note) = &s.reachable_note {
+        writeln!(out, "  ({note})")?;
+    }
     if let Some(o) = &s.orbits {
         let arr = json_digits(&o.arrangements);
         match (&o.classes, &s.reachable_states) {
@@ -575,14 +582,38 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         eprintln!("warning: {w}");
     }
     let mut summary = summarize_puzzle(&puzzle, args.def.display().to_string(), warnings.len());
-    let group = match summarize_group(&puzzle, args.orbits, &mut summary) {
-        Ok(g) => Some(g),
-        Err(e) => {
-            eprintln!("warning: reachable positions not computed: {e}");
-            None
+    let guarded = puzzle.has_guards() || puzzle.goal_is_set();
+    let mut table = None;
+    let group = if guarded {
+        // Too many positions to count is expected of a large board, not a problem
+        // with the files: it is said in the summary, not warned about.
+        summary.reachable_note = Some(match super::guarded::count(&puzzle) {
+            Ok(db) => {
+                summary.reachable_states = Some(db.positions().into());
+                summary.reachable_exact = Some(true);
+                table = Some(db);
+                super::guarded::NOTE.to_string()
+            }
+            Err(e) => format!("{}; not counted: {e}", super::guarded::NOTE),
+        });
+        None
+    } else {
+        match summarize_group(&puzzle, args.orbits, &mut summary) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                eprintln!("warning: reachable positions not computed: {e}");
+                None
+            }
         }
     };
-    if let Err(e) = summarize_symmetry(&puzzle, args.no_symmetry, &mut summary) {
+    // Symmetries conjugate moves as permutations and would drop the guards: with
+    // guarded moves they are not looked for ("Symmetries: not computed").
+    let symmetry = if guarded {
+        Ok(())
+    } else {
+        summarize_symmetry(&puzzle, args.no_symmetry, &mut summary)
+    };
+    if let Err(e) = symmetry {
         eprintln!("warning: symmetries not computed: {e}");
     }
     if let Some(path) = &args.scrambles {
@@ -591,7 +622,15 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         let mut goals = GoalGroups::default();
         summary.scrambles = scrambles
             .iter()
-            .map(|s| summarize_scramble(&puzzle, group.as_ref(), &mut goals, s))
+            .map(|s| {
+                let mut x = summarize_scramble(&puzzle, group.as_ref(), &mut goals, s);
+                if guarded {
+                    let (status, reason) = super::guarded::status(&puzzle, table.as_ref(), s);
+                    x.status = status;
+                    x.reason = reason;
+                }
+                x
+            })
             .collect();
     }
     let mut out = output::stdout();

@@ -5,6 +5,7 @@ mod alg;
 mod cache;
 mod check;
 mod god;
+mod guarded;
 mod input;
 mod output;
 mod overrides;

@@ -19,7 +19,10 @@ use ksolve::puzzle::{
     Target,
 };
 use ksolve::rng::Rng;
-use ksolve::search::{random::random_position, Outcome, SolveOptions, Solver, Status};
+use ksolve::search::{
+    random::{random_position, random_state},
+    Outcome, SolveOptions, Solver, Status,
+};
 use ksolve::table::cache::TableCache;
 use ksolve::table::file::cache_dir;
 use ksolve::table::plan::check_goal;
@@ -261,7 +264,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // The group answers which positions are reachable and draws uniform random ones.
     // Puzzles too large for it (over 65535 points) are solved without that check.
+    // With guarded moves the group ignores the guards: it still proves a position
+    // unreachable, but its random positions need not be reachable, so those are drawn
+    // from the positions a breadth-first search lists (see `random_position`).
     let group = Group::new(&puzzle).ok();
+    let guarded = puzzle.has_guards() || puzzle.goal_is_set();
+    let mut listed: Option<Option<ksolve::gods::sample::Reachable>> = None;
     let db = match &args.database {
         Some(path) => {
             // A path ksolve may neither read as a table nor replace (a directory, a
@@ -301,6 +309,35 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         let (start, ignore): (_, Vec<IgnoreMask>) = match &scramble.source {
             ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
             ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
+            ScrambleSource::Random if guarded => {
+                let list =
+                    listed.get_or_insert_with(|| {
+                        match ksolve::gods::sample::Reachable::new(&puzzle, budget / 2, &bars) {
+                            Ok(r) => {
+                                bars.warn(&format!(
+                                    "random positions are drawn uniformly from the {} positions \
+                                 that can reach the goal",
+                                    r.len()
+                                ));
+                                Some(r)
+                            }
+                            Err(e) => {
+                                bars.warn(&format!(
+                                "the positions that can reach the goal cannot be listed ({e}); \
+                                 random positions are {} random moves from the goal instead, \
+                                 not uniform",
+                                ksolve::search::random::WALK_STEPS
+                            ));
+                                None
+                            }
+                        }
+                    });
+                let state = match list {
+                    Some(r) => r.draw(&mut rng),
+                    None => random_state(&puzzle, &mut rng),
+                };
+                (state, vec![])
+            }
             ScrambleSource::Random => (random_position(&puzzle, group.as_ref(), &mut rng), vec![]),
             ScrambleSource::Impossible(_) => (puzzle.solved.clone(), vec![]),
         };

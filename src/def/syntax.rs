@@ -77,10 +77,12 @@ pub(crate) struct Section {
 pub(crate) enum DefItem {
     Name(Line),
     Set(Line),
-    /// `Solved`, or twsearch's `StartState` (numbered from 0; the command word tells).
-    Solved(Line, Vec<Section>),
-    /// `Move`, or twsearch's `MoveTransformation` (numbered from 0).
-    Move(Line, Vec<Section>),
+    /// `Solved`, or twsearch's `StartState` (numbered from 0; the command word tells),
+    /// with its `Require` lines (see [`split_conditions`]).
+    Solved(Line, Vec<Section>, Vec<Line>),
+    /// `Move`, or twsearch's `MoveTransformation` (numbered from 0), with its `When`
+    /// lines.
+    Move(Line, Vec<Section>, Vec<Line>),
     /// twsearch's `MoveAlias NEW OLD` or `MoveSequence NAME MOVES...`, one line each.
     Derived(Line),
     Ignore(Line, Vec<Section>),
@@ -198,6 +200,15 @@ fn sections(
         out.push(Section { name: line, rows });
     }
     Ok(out)
+}
+
+/// Splits condition lines (`When` in a move, `Require` in `Solved`: our extension for
+/// sliding-block puzzles) from the rest of a block's body. A condition line starts with
+/// `word` and has more words after it; a set name stands alone on its line, so a set
+/// called `When` still reads as before.
+pub(crate) fn split_conditions(body: Vec<Line>, word: &str) -> (Vec<Line>, Vec<Line>) {
+    body.into_iter()
+        .partition(|l| l.first() == word && l.toks.len() > 1)
 }
 
 /// The hint added to an unknown command that belongs to the other file kind.
@@ -338,6 +349,20 @@ impl<'b> Reader<'b> {
         }
     }
 
+    /// The body of a position-like block, its condition lines (first word `word`) taken
+    /// out, grouped into sets.
+    fn sections_with(
+        &mut self,
+        opener: &Line,
+        word: &str,
+        max_rows: usize,
+        rows_what: &str,
+    ) -> Result<(Vec<Section>, Vec<Line>), DefError> {
+        let b = self.body(opener)?;
+        let (conds, b) = split_conditions(b, word);
+        Ok((sections(self.src, b, max_rows, rows_what)?, conds))
+    }
+
     /// The body of a position-like block grouped into sets.
     fn sections(
         &mut self,
@@ -365,8 +390,8 @@ impl<'b> Reader<'b> {
             }
             "Solved" | "StartState" => {
                 arity(src, &line, 0, line.first())?;
-                let secs = self.sections(&line, 2, POSITION)?;
-                DefItem::Solved(line, secs)
+                let (secs, conds) = self.sections_with(&line, "Require", 2, POSITION)?;
+                DefItem::Solved(line, secs, conds)
             }
             "Move" | "MoveTransformation" => {
                 if line.toks.len() == 3 && line.toks[2].s == "noinverse" {
@@ -376,8 +401,8 @@ impl<'b> Reader<'b> {
                     arity(src, &line, 1, &format!("{cmd} NAME` or `{cmd} NAME noinverse"))?;
                 }
                 check_name(src, &line, "move")?;
-                let secs = self.sections(&line, 2, POSITION)?;
-                DefItem::Move(line, secs)
+                let (secs, conds) = self.sections_with(&line, "When", 2, POSITION)?;
+                DefItem::Move(line, secs, conds)
             }
             "MoveAlias" => {
                 arity(src, &line, 2, "MoveAlias NEW EXISTING")?;

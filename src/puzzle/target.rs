@@ -178,7 +178,8 @@ impl Puzzle {
     }
 
     /// Whether `state` counts as solved when the positions marked in `ignore` may hold
-    /// anything: every other position holds the solved label and orientation.
+    /// anything: every other position holds the solved label and orientation. The
+    /// positions the definition's goal leaves free ([`Puzzle::free`]) are always skipped.
     pub fn is_solved(&self, state: &State, ignore: &[IgnoreMask]) -> bool {
         state
             .sets
@@ -188,7 +189,8 @@ impl Puzzle {
             .all(|(k, (s, goal))| {
                 let mask = ignore.get(k);
                 (0..s.perm.len()).all(|i| {
-                    let skip_p = mask.is_some_and(|m| m.perm.get(i) == Some(&true));
+                    let free = self.free.get(k).is_some_and(|f| f.get(i) == Some(&true));
+                    let skip_p = free || mask.is_some_and(|m| m.perm.get(i) == Some(&true));
                     let skip_o = mask.is_some_and(|m| m.ori.get(i) == Some(&true));
                     (skip_p || s.perm[i] == goal.perm[i]) && (skip_o || s.ori[i] == goal.ori[i])
                 })

@@ -15,16 +15,21 @@
 //!   ([`crate::puzzle::Goal::reached_by`]).
 //! - Every solution is replayed on the piece-level model before it is returned; a
 //!   mismatch is an internal error, never an answer.
+//! - Guarded moves (`When`) are tried only where their guard holds: each node carries
+//!   its labels, flat, beside its component values. The pruning tables ignore guards
+//!   (every guard counts as met there), which only lowers their bounds: admissible.
 //! - The inner loop allocates nothing: node states are rows of a preallocated array of
 //!   component values, advanced through move tables.
 
 pub mod canon;
+mod guarded;
 pub mod ordered;
 pub mod random;
 mod worker;
 mod zero;
 
 use canon::Canon;
+use guarded::Guards;
 use ordered::Buffering;
 use worker::search_bound;
 
@@ -53,6 +58,10 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// How many solutions may wait for their turn while threads search ahead.
     pub buffering: Buffering,
+    /// Search guarded puzzles without their exact distance table (pruning tables only);
+    /// for tests that check the search itself against brute force.
+    #[doc(hidden)]
+    pub no_exact_table: bool,
 }
 
 /// How a search ended.
@@ -103,6 +112,8 @@ pub enum SearchError {
          expected free moves that generate a small group (such as whole-puzzle rotations)"
     )]
     ZeroCostGroup { moves: String, limit: usize },
+    #[error("cannot search a puzzle with guarded moves: {0}")]
+    Guarded(#[from] crate::gods::GodError),
 }
 
 /// A solver for one puzzle: its tables and the search.
@@ -114,6 +125,9 @@ pub struct Solver<'p> {
     canon: Option<(Vec<MoveLimit>, Arc<Canon>)>,
     /// [`Ctx::zero_run`], computed at the first search.
     zero_run: Option<u32>,
+    /// For guarded puzzles: the packed-key form of the moves and the exact distance
+    /// tables built so far (see [`guarded`]).
+    guarded: Option<guarded::GuardTables>,
 }
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
@@ -164,6 +178,29 @@ struct Ctx<'a> {
     limit_max: Vec<u32>,
     /// Where workers report the nodes they generate, in batches.
     progress: &'a dyn Progress,
+    /// The guards, when some move has one.
+    guards: Option<Guards<'a>>,
+}
+
+/// The scramble's ignore masks with the goal's free positions (`?` in `Solved`) added.
+fn with_free(puzzle: &Puzzle, ignore: &[IgnoreMask]) -> Vec<IgnoreMask> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(k, def)| {
+            let mut m = ignore.get(k).cloned().unwrap_or_else(|| IgnoreMask {
+                perm: vec![false; def.size],
+                ori: vec![false; def.size],
+            });
+            if let Some(free) = puzzle.free.get(k) {
+                for (p, &f) in m.perm.iter_mut().zip(free) {
+                    *p |= f;
+                }
+            }
+            m
+        })
+        .collect()
 }
 
 impl Ctx<'_> {
@@ -188,6 +225,7 @@ impl<'p> Solver<'p> {
             tables,
             canon: None,
             zero_run: None,
+            guarded: None,
         }
     }
 
@@ -247,6 +285,13 @@ impl<'p> Solver<'p> {
         on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
     ) -> Result<Outcome, SearchError> {
         let puzzle = self.puzzle;
+        let merged;
+        let ignore = if puzzle.goal_is_set() {
+            merged = with_free(puzzle, ignore);
+            &merged[..]
+        } else {
+            ignore
+        };
         if !puzzle.blocks.is_empty() && puzzle.base_moves.len() > 128 {
             return Err(SearchError::TooManyMoves(puzzle.base_moves.len()));
         }
@@ -347,6 +392,10 @@ impl<'p> Solver<'p> {
             .enumerate()
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
+        if puzzle.has_guards() {
+            self.guarded(settings.metric, !options.no_exact_table, progress)?;
+        }
+        let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
         let tables = &self.tables;
 
         // Slots: every distinct component once, then one per block piece.
@@ -436,13 +485,26 @@ impl<'p> Solver<'p> {
                 .collect(),
             goal: goal_bits,
             blocks,
-            touched: touched_by(puzzle),
+            // Only blocks read these masks, and only with blocks are base moves capped at
+            // 128 (a sliding puzzle has hundreds).
+            touched: if puzzle.blocks.is_empty() {
+                Vec::new()
+            } else {
+                touched_by(puzzle)
+            },
             limit_mask,
             limit_max: limits.iter().map(|l| l.max).collect(),
             progress,
+            guards: match &guard_tables {
+                Some(g) => Some(Guards::new(g, puzzle, start, ignore, settings.metric)?),
+                None => None,
+            },
         };
 
-        let h0 = ctx.heuristic(&ctx.start);
+        let mut h0 = ctx.heuristic(&ctx.start);
+        if let Some(g) = &ctx.guards {
+            h0 = h0.max(g.bound(g.start));
+        }
         if h0 >= INFINITE {
             return Ok(unreachable);
         }
@@ -491,6 +553,26 @@ impl<'p> Solver<'p> {
             bound += 1;
         }
         Ok(outcome)
+    }
+
+    /// Prepares the guarded search's tables for `metric`.
+    fn guarded(
+        &mut self,
+        metric: Metric,
+        exact: bool,
+        progress: &dyn Progress,
+    ) -> Result<(), SearchError> {
+        if self.guarded.is_none() {
+            self.guarded = Some(guarded::GuardTables::new(self.puzzle)?);
+        }
+        let budget = self.tables.budget();
+        if let Some(g) = &mut self.guarded {
+            g.use_exact = exact;
+            if exact {
+                g.prepare(self.puzzle, metric, budget, progress);
+            }
+        }
+        Ok(())
     }
 
     /// The canonical automaton for these move limits, rebuilt only when they change.

@@ -23,6 +23,10 @@ enum Item {
 struct Worker<'c, 'a, 'e> {
     ctx: &'c Ctx<'a>,
     states: Vec<u32>,
+    /// With guarded moves: each level's position as a packed key, which the guards
+    /// read, and the children's keys (`nm` per level); empty otherwise.
+    keys: Vec<u128>,
+    kkey: Vec<u128>,
     /// Children of the node at each level (`nm` rows per level), their moves, the cost
     /// left after them, and scratch for their table values.
     kids: Vec<u32>,
@@ -52,9 +56,19 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     fn new(ctx: &'c Ctx<'a>, levels: usize, out: Option<&'c Emitter<'e>>) -> Self {
         let mut states = vec![0u32; (levels + 1) * ctx.width];
         states[..ctx.width].copy_from_slice(&ctx.start);
+        let (keys, kkey) = match &ctx.guards {
+            Some(g) => {
+                let mut k = vec![0u128; levels + 1];
+                k[0] = g.start;
+                (k, vec![0u128; (levels + 1) * ctx.nm])
+            }
+            None => (Vec::new(), Vec::new()),
+        };
         Worker {
             ctx,
             states,
+            keys,
+            kkey,
             kids: vec![0; (levels + 1) * ctx.nm * ctx.width],
             kmove: vec![0; (levels + 1) * ctx.nm],
             kstate: vec![0; (levels + 1) * ctx.nm],
@@ -102,9 +116,34 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         legal
     }
 
+    /// Whether move `m`'s guard holds in the node at `level` (always without guards).
+    #[inline]
+    fn guard_ok(&self, level: usize, m: usize) -> bool {
+        match &self.ctx.guards {
+            None => true,
+            Some(g) => g.packer.guard_holds(m, self.keys[level]),
+        }
+    }
+
+    /// The key of the child of the node at `level` by move `m`, and whether the exact
+    /// table (when there is one) lets it finish within `left`. Without guards: (0, true).
+    #[inline]
+    fn child_key(&self, level: usize, m: usize, left: u32) -> (u128, bool) {
+        match &self.ctx.guards {
+            None => (0, true),
+            Some(g) => {
+                let k = g.packer.step(m, self.keys[level]);
+                (k, g.bound(k) <= left)
+            }
+        }
+    }
+
     /// Writes the child of the node at `level` by move `m` into the next row.
     #[inline]
     fn advance(&mut self, level: usize, m: usize) {
+        if self.ctx.guards.is_some() {
+            self.keys[level + 1] = self.child_key(level, m, 0).0;
+        }
         let (w, nm) = (self.ctx.width, self.ctx.nm);
         let (cur, next) = self.states.split_at_mut((level + 1) * w);
         let cur = &cur[level * w..];
@@ -127,13 +166,16 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     ) -> Option<(u32, u32)> {
         let ctx = self.ctx;
         let to = self.may_try(remaining, state, m, legal);
-        if to == DEAD {
+        if to == DEAD || !self.guard_ok(level, m) {
             return None;
         }
         let cost = ctx.cost[m];
+        let left = remaining - cost;
+        if !self.child_key(level, m, left).1 {
+            return None;
+        }
         self.advance(level, m);
         self.nodes += 1;
-        let left = remaining - cost;
         let next = &self.states[(level + 1) * ctx.width..(level + 2) * ctx.width];
         for (slots, t) in &ctx.prune {
             let idx: u64 = slots.iter().map(|&(s, st)| next[s] as u64 * st).sum();
@@ -197,7 +239,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         if to != DEAD
             && ctx.cost[m] <= remaining
             && (ctx.cost[m] != 0 || self.run() < ctx.zero_run)
-            && (legal >> ctx.base[m]) & 1 == 1
+            && (ctx.blocks.is_empty() || (legal >> ctx.base[m]) & 1 == 1)
             && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
         {
             to
@@ -231,10 +273,17 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let mut alive = 0;
         for m in 0..nm {
             let to = self.may_try(remaining, state, m, legal);
-            if to == DEAD {
+            if to == DEAD || !self.guard_ok(level, m) {
+                continue;
+            }
+            let (key, fits) = self.child_key(level, m, remaining - ctx.cost[m]);
+            if !fits {
                 continue;
             }
             let k = kbase + alive;
+            if ctx.guards.is_some() {
+                self.kkey[k] = key;
+            }
             let cur = &self.states[level * w..(level + 1) * w];
             let row = &mut self.kids[k * w..(k + 1) * w];
             for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
@@ -267,6 +316,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                         self.kmove[kbase + kept] = self.kmove[kbase + i];
                         self.kstate[kbase + kept] = self.kstate[kbase + i];
                         self.kleft[kbase + kept] = self.kleft[kbase + i];
+                        if ctx.guards.is_some() {
+                            self.kkey[kbase + kept] = self.kkey[kbase + i];
+                        }
                     }
                     kept += 1;
                 }
@@ -278,6 +330,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             let next = (level + 1) * w;
             self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
             let m = self.kmove[k] as usize;
+            if ctx.guards.is_some() {
+                self.keys[level + 1] = self.kkey[k];
+            }
             self.push(m);
             self.dfs(level + 1, self.kleft[k], self.kstate[k]);
             self.pop();

@@ -417,6 +417,24 @@ fn a_position_that_reaches_no_goal_position_is_reported_with_each_reason() {
 }
 
 #[test]
+fn a_goal_the_moves_left_by_move_limits_cannot_reach_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    // U and R never move the DFL corner that F moves, so from R no sequence of U and R
+    // reaches the position F makes; without the check the search would deepen until
+    // MaxDepth.
+    let scr = "MoveLimits\nF* 0\nEnd\nGoalAlg f\nF\nEnd\nScrambleAlg r\nR\nEnd\n\
+               ScrambleAlg rf\nF R'\nEnd\n";
+    let (code, out, err) = ksolve(dir.path(), common::CUBE2, scr, &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("with only the moves MoveLimits allow"),
+        "{out}"
+    );
+    // F R' reaches it with one R.
+    assert!(out.contains("\n  R\n"), "{out}");
+}
+
+#[test]
 fn the_database_is_not_used_for_a_goal() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("cube2.kdb");

@@ -300,7 +300,7 @@ fn scramble_status(
             ScrambleSource::Random => return ("unknown", None, None),
             ScrambleSource::Impossible(why) => return ("unreachable", Some(why.clone()), None),
         };
-        return match goals.verdict(p, goal, &start, &ignore) {
+        return match goals.verdict(p, goal, &start, &ignore, None) {
             GoalVerdict::Reaches(i) => ("reachable", None, Some(goal.positions[i].name.clone())),
             GoalVerdict::Unreachable(r) => ("unreachable", Some(r), None),
             GoalVerdict::Unknown => ("unknown", None, None),

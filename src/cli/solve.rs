@@ -367,10 +367,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         let mut unreachable = match (&scramble.source, &group, &scramble.settings.goal) {
             (ScrambleSource::Impossible(why), _, _) => Some(why.clone()),
             // A goal is checked position by position: the scramble must reach one.
-            (_, Some(_), Some(goal)) => match goal_groups.verdict(&puzzle, goal, &start, &ignore) {
-                GoalVerdict::Unreachable(r) => Some(r),
-                GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
-            },
+            (_, Some(_), Some(goal)) => {
+                match goal_groups.verdict(&puzzle, goal, &start, &ignore, None) {
+                    GoalVerdict::Unreachable(r) => Some(r),
+                    GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
+                }
+            }
             (ScrambleSource::Position(t), Some(g), None) => match g.check_target(t) {
                 Verdict::Unreachable(r) => Some(r.to_string()),
                 Verdict::Reachable | Verdict::Unknown(_) => None,
@@ -378,22 +380,35 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             _ => None,
         };
         // Moves limited to 0 are not there at all: the position must be in the group the
-        // other moves generate, or the search would deepen for ever. (Only for the
-        // definition's `Solved`: with a goal the search is bounded by MaxDepth.)
-        if let (None, Some(_), Some(allowed), None) = (
+        // other moves generate (with a goal: reach one of its positions with them), or
+        // the search would deepen until MaxDepth.
+        if let (None, Some(_), Some(allowed)) = (
             &unreachable,
             &group,
             scramble.settings.allowed_moves(&puzzle),
-            &scramble.settings.goal,
         ) {
-            let sub = limited_groups
-                .entry(allowed.clone())
-                .or_insert_with(|| Group::generated_by(&puzzle, &allowed).ok());
-            let verdict = sub.as_ref().map(|g| match &scramble.source {
-                ScrambleSource::Position(t) => g.check_target(t),
-                _ => g.check(&start),
-            });
-            if let Some(Verdict::Unreachable(r)) = verdict {
+            let why = match &scramble.settings.goal {
+                Some(goal) => {
+                    match goal_groups.verdict(&puzzle, goal, &start, &ignore, Some(&allowed)) {
+                        GoalVerdict::Unreachable(r) => Some(r),
+                        GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
+                    }
+                }
+                None => {
+                    let sub = limited_groups
+                        .entry(allowed.clone())
+                        .or_insert_with(|| Group::generated_by(&puzzle, &allowed).ok());
+                    let verdict = sub.as_ref().map(|g| match &scramble.source {
+                        ScrambleSource::Position(t) => g.check_target(t),
+                        _ => g.check(&start),
+                    });
+                    match verdict {
+                        Some(Verdict::Unreachable(r)) => Some(r.to_string()),
+                        _ => None,
+                    }
+                }
+            };
+            if let Some(r) = why {
                 let names: Vec<&str> = allowed
                     .iter()
                     .map(|&m| puzzle.mv(m).name.as_str())

@@ -2,10 +2,13 @@
 //! ANY of the goal's positions. Moves act on positions and never on which piece is
 //! which, so "X reaches goal position P" is "X is in the orbit of P", the question
 //! [`Group::check`] answers for the solved state; each goal position gets the group
-//! built with it in the place of the solved state (built once, on first use).
+//! built with it in the place of the solved state (built once, on first use). When
+//! `MoveLimits` of 0 leave only some moves, the group is the one those moves generate
+//! (as [`Group::generated_by`] builds it), so a goal they cannot reach is reported
+//! rather than searched for until `MaxDepth`.
 
 use super::{Group, Verdict};
-use crate::puzzle::{union_masks, Goal, IgnoreMask, Puzzle, State, Target};
+use crate::puzzle::{union_masks, Goal, IgnoreMask, MoveId, Puzzle, State, Target};
 use std::collections::HashMap;
 
 /// What the goal check says about one position.
@@ -19,38 +22,49 @@ pub enum GoalVerdict {
     Unknown,
 }
 
-/// The groups seen from goal positions, keyed by the position's state.
+/// The groups seen from goal positions, keyed by the position's state and the moves
+/// allowed (`None`: all of them).
 #[derive(Default)]
 pub struct GoalGroups {
-    groups: HashMap<State, Option<Group>>,
+    groups: HashMap<(State, Option<Vec<MoveId>>), Option<Group>>,
 }
 
 impl GoalGroups {
     /// The group with `state` in the place of the solved state (`None` when it cannot be
     /// built: too many points, or a bad position).
-    fn group(&mut self, puzzle: &Puzzle, state: &State) -> Option<&Group> {
+    fn group(
+        &mut self,
+        puzzle: &Puzzle,
+        state: &State,
+        allowed: Option<&[MoveId]>,
+    ) -> Option<&Group> {
         self.groups
-            .entry(state.clone())
+            .entry((state.clone(), allowed.map(<[MoveId]>::to_vec)))
             .or_insert_with(|| {
                 let mut p = puzzle.clone();
                 p.solved = state.clone();
-                Group::new(&p).ok()
+                match allowed {
+                    None => Group::new(&p).ok(),
+                    Some(moves) => Group::generated_by(&p, moves).ok(),
+                }
             })
             .as_ref()
     }
 
-    /// Whether `start` (free where `ignore` says) reaches some position of `goal`.
+    /// Whether `start` (free where `ignore` says) reaches some position of `goal` with
+    /// the moves `allowed` (`None`: every move of the puzzle).
     pub fn verdict(
         &mut self,
         puzzle: &Puzzle,
         goal: &Goal,
         start: &State,
         ignore: &[IgnoreMask],
+        allowed: Option<&[MoveId]>,
     ) -> GoalVerdict {
         let mut reasons = Vec::new();
         let mut unknown = false;
         for (i, p) in goal.positions.iter().enumerate() {
-            let Some(g) = self.group(puzzle, &p.target.state) else {
+            let Some(g) = self.group(puzzle, &p.target.state, allowed) else {
                 unknown = true;
                 continue;
             };
@@ -95,7 +109,7 @@ mod tests {
         let crate::puzzle::ScrambleSource::Position(t) = &s[0].source else {
             panic!("a position")
         };
-        GoalGroups::default().verdict(&p, &goal, &t.state, &t.ignore)
+        GoalGroups::default().verdict(&p, &goal, &t.state, &t.ignore, None)
     }
 
     #[test]

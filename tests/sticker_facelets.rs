@@ -470,7 +470,10 @@ fn shipped_maps_read_back_what_they_draw() {
     for (file, algs) in [
         ("2x2x2.def", &["R U2 F'", "F R"][..]),
         ("3x3x3.def", &["R U2 F' L D B2"][..]),
-        ("3x3x3_slices.def", &["V H' M2 R", "LVR U FMB' V2", "UHD2 M B'"][..]),
+        (
+            "3x3x3_slices.def",
+            &["V H' M2 R", "LVR U FMB' V2", "UHD2 M B'"][..],
+        ),
         ("skewb.def", &["R U", "L B' R U'", "B"][..]),
         ("pyraminx.def", &["U L'", "R B U' L", "B'"][..]),
         ("megaminx.def", &["R U2' F", "DBL D BR2 L'"][..]),

@@ -1,4 +1,5 @@
-//! Positions by their colours on the shipped 3x3x3 and 2x2x2: facelet strings made by a
+//! Positions by their colours on the shipped 3x3x3 (with face turns only, and with
+//! Block Buster's slices and whole-cube rotations) and 2x2x2: facelet strings made by a
 //! sticker-level simulation written here (independent of the code under test) must
 //! read as the positions the same algorithms make, solve at the same optimal length,
 //! and impossible colourings must each get their own reason.
@@ -54,7 +55,38 @@ fn quarter(axis: [i32; 3], v: [i32; 3]) -> [i32; 3] {
     ]
 }
 
-/// The facelet string an algorithm of face turns (`R`, `U2`, `F'`) makes from solved.
+/// Which layers along a turn's axis turn: the outer one (a face), the ones strictly
+/// inside (the middle slice of a 3x3x3) or all of them (a whole-cube rotation).
+#[derive(Clone, Copy)]
+enum Layers {
+    Outer,
+    Inner,
+    All,
+}
+
+/// The axis (the direction of the face a plain turn turns like, clockwise seen from
+/// outside) and the layers of one move name. Block Buster's slices and rotations turn as
+/// `3x3x3_slices.def` documents: V and LVR as R, H and UHD as U, M and FMB as F.
+fn turn_of(name: &str) -> ([i32; 3], Layers) {
+    match name {
+        "U" => ([0, 1, 0], Layers::Outer),
+        "D" => ([0, -1, 0], Layers::Outer),
+        "R" => ([1, 0, 0], Layers::Outer),
+        "L" => ([-1, 0, 0], Layers::Outer),
+        "F" => ([0, 0, 1], Layers::Outer),
+        "B" => ([0, 0, -1], Layers::Outer),
+        "V" => ([1, 0, 0], Layers::Inner),
+        "H" => ([0, 1, 0], Layers::Inner),
+        "M" => ([0, 0, 1], Layers::Inner),
+        "LVR" => ([1, 0, 0], Layers::All),
+        "UHD" => ([0, 1, 0], Layers::All),
+        "FMB" => ([0, 0, 1], Layers::All),
+        _ => panic!("not a move: {name}"),
+    }
+}
+
+/// The facelet string an algorithm (`R`, `U2`, `F'`, and Block Buster's `V`, `LVR2`,
+/// ...) makes from solved.
 fn simulate(n: i32, alg: &str) -> String {
     let st = stickers(n);
     let mut colours: Vec<char> = "URFDLB"
@@ -62,26 +94,24 @@ fn simulate(n: i32, alg: &str) -> String {
         .flat_map(|f| std::iter::repeat_n(f, (n * n) as usize))
         .collect();
     for word in alg.split_whitespace() {
-        let axis = match &word[..1] {
-            "U" => [0, 1, 0],
-            "D" => [0, -1, 0],
-            "R" => [1, 0, 0],
-            "L" => [-1, 0, 0],
-            "F" => [0, 0, 1],
-            "B" => [0, 0, -1],
-            _ => panic!("not a face turn: {word}"),
+        let (name, turns) = if let Some(name) = word.strip_suffix('2') {
+            (name, 2)
+        } else if let Some(name) = word.strip_suffix('\'') {
+            (name, 3)
+        } else {
+            (word, 1)
         };
-        let turns = match &word[1..] {
-            "" => 1,
-            "2" => 2,
-            "'" => 3,
-            _ => panic!("not a power: {word}"),
-        };
+        let (axis, layers) = turn_of(name);
         for _ in 0..turns {
             let mut next = colours.clone();
             for (i, &(pos, normal)) in st.iter().enumerate() {
                 let dot = axis[0] * pos[0] + axis[1] * pos[1] + axis[2] * pos[2];
-                if dot == n - 1 {
+                let turns = match layers {
+                    Layers::Outer => dot == n - 1,
+                    Layers::Inner => dot.abs() < n - 1,
+                    Layers::All => true,
+                };
+                if turns {
                     let to = (quarter(axis, pos), quarter(axis, normal));
                     let j = st.iter().position(|&s| s == to).unwrap();
                     next[j] = colours[i];
@@ -191,6 +221,92 @@ fn the_superflip_string_is_the_superflip() {
         simulate(3, alg),
         "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB"
     );
+}
+
+/// Algorithms on the 3x3x3 with slices and rotations, each with a slice move or a
+/// whole-cube rotation (or both), in every power.
+const SLICE_ALGS: &[&str] = &[
+    "V",
+    "H",
+    "M",
+    "V' R",
+    "M2 U H'",
+    "R V' L' F M B",
+    "V H M LVR",
+    "LVR",
+    "UHD'",
+    "FMB2",
+    "LVR U FMB' D2",
+    "UHD R M' LVR2 F",
+];
+
+#[test]
+fn simulated_facelets_read_as_the_positions_of_slices_and_rotations() {
+    let p = puzzle("3x3x3_slices.def");
+    for alg in SLICE_ALGS {
+        let got = read(&p, &simulate(3, alg));
+        let ScrambleSource::Position(t) = got else {
+            panic!("{alg}: {got:?}");
+        };
+        assert_eq!(t.state, by_alg(&p, alg), "{alg}");
+    }
+}
+
+/// With moving centres no sticker is fixed, so the letters are matched to faces by
+/// trying every assignment; a string in the faces' own letters whose centres are turned
+/// away (a rotated cube) must still read as the rotated position, not as solved.
+#[test]
+fn a_rotated_cube_reads_as_rotated_on_the_slices_def() {
+    let p = puzzle("3x3x3_slices.def");
+    let centres = p.sets.iter().position(|s| s.name == "CENTRES").unwrap();
+    for alg in ["LVR", "UHD FMB'", "LVR R U"] {
+        let ScrambleSource::Position(t) = read(&p, &simulate(3, alg)) else {
+            panic!("{alg}")
+        };
+        assert_ne!(
+            t.state.sets[centres], p.solved.sets[centres],
+            "{alg}: the centres moved"
+        );
+        assert_eq!(t.state, by_alg(&p, alg), "{alg}");
+    }
+    // The same from the command line: `show --facelets` draws what `show --alg` draws.
+    let facelets = simulate(3, "LVR R U");
+    let by_colours = ksolve()
+        .args(["show", "puzzles/3x3x3_slices.def", "--color", "never"])
+        .args(["--facelets", &facelets])
+        .output()
+        .unwrap();
+    let by_moves = ksolve()
+        .args(["show", "puzzles/3x3x3_slices.def", "--color", "never"])
+        .args(["--alg", "LVR R U"])
+        .output()
+        .unwrap();
+    assert_eq!(by_colours.status.code(), Some(0));
+    assert_eq!(by_moves.status.code(), Some(0));
+    let net = String::from_utf8(by_colours.stdout).unwrap();
+    assert_eq!(net, String::from_utf8(by_moves.stdout).unwrap());
+    let solved = ksolve()
+        .args(["show", "puzzles/3x3x3_slices.def", "--color", "never"])
+        .output()
+        .unwrap();
+    assert_ne!(net, String::from_utf8(solved.stdout).unwrap());
+}
+
+#[test]
+fn the_superflip_string_reads_on_the_slices_def() {
+    let p = puzzle("3x3x3_slices.def");
+    let got = read(&p, "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB");
+    let ScrambleSource::Position(t) = got else {
+        panic!("{got:?}")
+    };
+    let alg = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+    assert_eq!(t.state, by_alg(&p, alg));
+    // Turned whole, the superflip still reads, as the turned position.
+    let turned = format!("{alg} LVR UHD'");
+    let ScrambleSource::Position(t) = read(&p, &simulate(3, &turned)) else {
+        panic!("{turned}")
+    };
+    assert_eq!(t.state, by_alg(&p, &turned));
 }
 
 fn ksolve() -> Command {
@@ -354,6 +470,10 @@ fn shipped_maps_read_back_what_they_draw() {
     for (file, algs) in [
         ("2x2x2.def", &["R U2 F'", "F R"][..]),
         ("3x3x3.def", &["R U2 F' L D B2"][..]),
+        (
+            "3x3x3_slices.def",
+            &["V H' M2 R", "LVR U FMB' V2", "UHD2 M B'"][..],
+        ),
         ("skewb.def", &["R U", "L B' R U'", "B"][..]),
         ("pyraminx.def", &["U L'", "R B U' L", "B'"][..]),
         ("megaminx.def", &["R U2' F", "DBL D BR2 L'"][..]),

@@ -126,6 +126,29 @@ pub fn check_write_target(path: &Path) -> io::Result<()> {
     }
 }
 
+/// Writes `bytes` to `path` atomically, under the rules of [`check_write_target`]: a new
+/// temporary file beside it (named as the table cache names its temporaries, so that a
+/// leftover is recognised) is written, synced and renamed over `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    check_write_target(path)?;
+    let tmp = crate::table::temp::new_temp_path(path);
+    // create_new: never open something that already exists under the temporary's name.
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)?;
+    let result = (|| {
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,5 +13,7 @@ pub mod progress;
 pub mod puzzle;
 pub mod rng;
 pub mod search;
+pub mod stats;
+pub mod sticker;
 pub mod symmetry;
 pub mod table;

@@ -346,6 +346,36 @@ fn good_files_print_a_summary_and_json() {
     assert_eq!(json["scrambles"][1]["alg_moves"], 3);
 }
 
+/// `MoveCosts` weights show beside each base move's powers, and in JSON.
+#[test]
+fn move_costs_show_in_check() {
+    let def = format!("{GOOD}MoveCosts\nU* 2\nU2 0\nEnd\n");
+    let out = ksolve_check_ok(&def, "ScrambleAlg a\nU R\nEnd\n");
+    assert!(out.contains("U  order 4: U U2 U' (weights 2 0 2)"), "{out}");
+    assert!(out.contains("R  order 2: R (weights 1)"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        json["base_moves"][0]["weights"],
+        serde_json::json!([2, 0, 2])
+    );
+    let plain = ksolve_check_ok(GOOD, "ScrambleAlg a\nU R\nEnd\n");
+    assert!(!plain.contains("weights"), "{plain}");
+}
+
+/// A limit shared by several names prints as its line reads, and in JSON with the names
+/// one by one.
+#[test]
+fn shared_move_limits_show_in_check() {
+    let scr = "MoveLimits\nU* R 1\nEnd\nScrambleAlg a\nU R U'\nEnd\n";
+    let out = ksolve_check_ok(GOOD, scr);
+    assert!(out.contains("slack 0, limits U* R 1"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let limit = &json["scrambles"][0]["limits"][0];
+    assert_eq!(limit["moves"], "U* R");
+    assert_eq!(limit["names"], serde_json::json!(["U*", "R"]));
+    assert_eq!(limit["max"], 1);
+}
+
 fn ksolve_check_ok(def: &str, scr: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("p.def"), def).unwrap();

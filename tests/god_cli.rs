@@ -139,3 +139,23 @@ fn missing_definition_is_an_error() {
         .code(2)
         .stderr(predicate::str::starts_with("error:"));
 }
+
+/// `MoveCosts` weights do not change God's algorithm, which counts moves; a warning says
+/// so, and the table is the unweighted one.
+#[test]
+fn weights_are_ignored_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("w.def");
+    let text = std::fs::read_to_string(puzzle("2x2x2.def")).unwrap();
+    std::fs::write(&def, format!("{text}\nMoveCosts\nU* 0\nR2 3\nEnd\n")).unwrap();
+    let out = ksolve()
+        .args(["god", def.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("MoveCosts weights are ignored here"), "{err}");
+    let weighted = String::from_utf8(out.stdout).unwrap();
+    let plain = stdout(&["god", puzzle("2x2x2.def").to_str().unwrap()]);
+    assert_eq!(weighted, plain);
+}

@@ -41,6 +41,22 @@ fn every_shipped_file_passes_check() {
             with_scrambles += 1;
         }
         cmd.assert().success().stderr("");
+        // Further scramble files of the puzzle: `scrambles/STEM.WHAT.txt`.
+        for e in std::fs::read_dir(root().join("scrambles")).unwrap() {
+            let more = e.unwrap().path();
+            let name = more.file_name().unwrap().to_str().unwrap().to_string();
+            if name.starts_with(&format!("{stem}.")) && name.ends_with(".txt") && more != scr {
+                Command::cargo_bin("ksolve")
+                    .unwrap()
+                    .arg("check")
+                    .arg(def)
+                    .arg(&more)
+                    .assert()
+                    .success()
+                    .stderr("");
+                with_scrambles += 1;
+            }
+        }
     }
     // Every scramble file belongs to a puzzle.
     let scrambles = std::fs::read_dir(root().join("scrambles")).unwrap().count();
@@ -58,6 +74,7 @@ fn moves_have_the_orders_of_their_geometry() {
         ("skewb.def", 3, 4),
         ("megaminx.def", 5, 12),
         ("4x4x4_centres.def", 4, 12),
+        ("3x3x3_slices.def", 4, 12),
     ] {
         let p = puzzle(file);
         assert_eq!(p.base_moves.len(), count, "{file}");
@@ -138,8 +155,26 @@ fn puzzles_generate_groups_of_the_published_sizes() {
     check("pyraminx.def", "933120");
     check("skewb.def", "3149280");
     check("3x3x3.def", "43252003274489856000");
+    // Centres move with slices and rotations: 24 orientations of the cube times its
+    // positions.
+    check("3x3x3_slices.def", "1038048078587756544000");
     check(
         "megaminx.def",
         "100669616553523347122516032313645505168688116411019768627200000000000",
     );
+}
+
+/// Block Buster's rotations are its three layers turned together, and its slices are a
+/// rotation with the two faces turned back.
+#[test]
+fn rotations_are_their_three_layers() {
+    let p = puzzle("3x3x3_slices.def");
+    for (rotation, layers) in [
+        ("LVR", "R V L'"),
+        ("UHD", "U H D'"),
+        ("FMB", "F M B'"),
+        ("V", "LVR R' L"),
+    ] {
+        assert_eq!(alg_state(&p, rotation), alg_state(&p, layers), "{rotation}");
+    }
 }

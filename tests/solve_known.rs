@@ -26,7 +26,7 @@ fn distances(p: &ksolve::puzzle::Puzzle, metric: Metric) -> HashMap<State, u32> 
             for (i, m) in p.moves.iter().enumerate() {
                 let next = s.then(&m.effect, &p.sets);
                 let nd = d + metric.cost(p, ksolve::puzzle::MoveId(i as u16));
-                if dist.get(&next).map_or(true, |&old| nd < old) {
+                if dist.get(&next).is_none_or(|&old| nd < old) {
                     dist.insert(next.clone(), nd);
                     queue.push_back(next);
                     changed = true;
@@ -98,7 +98,7 @@ fn pyraminx_table_counts_gods_numbers() {
         .collect();
     let comps: Vec<_> = ids.iter().map(|&id| tables.comp(id)).collect();
     let goals: Vec<Vec<u32>> = comps.iter().map(|c| c.goal_values(&p, None)).collect();
-    let t = PruneTable::build(&p, &comps, &goals, Metric::Htm, true, "pyraminx", &Silent);
+    let t = PruneTable::build(&p, &comps, &[goals], Metric::Htm, true, "pyraminx", &Silent);
     let (counts, _) = t.histogram();
     assert_eq!(
         counts,
@@ -112,7 +112,7 @@ fn pyraminx_table_counts_gods_numbers() {
 /// are solved in four moves. Slow in a debug build (`KSOLVE_SLOW_TESTS=1`).
 #[test]
 fn megaminx_short_scrambles() {
-    if std::env::var_os("KSOLVE_SLOW_TESTS").map_or(true, |v| v != "1") {
+    if std::env::var_os("KSOLVE_SLOW_TESTS").is_none_or(|v| v != "1") {
         return;
     }
     let root = env!("CARGO_MANIFEST_DIR");

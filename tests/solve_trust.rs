@@ -104,6 +104,25 @@ fn positions_the_allowed_moves_cannot_reach_are_refused() {
         .contains("MoveLimits allow"));
 }
 
+/// A limit of 0 shared by several names takes every one of them away: with `U* F* 0`
+/// only R turns, so a U turn cannot be undone.
+#[test]
+fn a_shared_zero_limit_takes_away_every_move_it_names() {
+    let (_d, def, scr) = files("MoveLimits\nU* F* 0\nEnd\nScrambleAlg u\nU\nEnd\n");
+    let out = ksolve(&def, &scr, &[])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "the position cannot be reached: with only the moves MoveLimits allow (R R2 R')"
+        ),
+        "{text}"
+    );
+}
+
 /// A Slack too large to finish prints solutions while it runs: killed after a few
 /// seconds, it has printed the optimal ones and longer ones, one per line.
 #[test]

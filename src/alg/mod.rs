@@ -138,7 +138,7 @@ impl Alg {
         file: &str,
         lines: &[AlgLine<'_>],
     ) -> Result<Vec<MoveId>, DefError> {
-        if puzzle.blocks.is_empty() {
+        if puzzle.blocks.is_empty() && !puzzle.has_guards() {
             return Ok(self.moves(puzzle, false));
         }
         let mut seq = Vec::with_capacity(self.len(false) as usize);
@@ -148,15 +148,17 @@ impl Alg {
             let m = puzzle.mv(id);
             if !puzzle.block_allows(&state, id) {
                 let line = &lines[at.line as usize];
+                let why = if puzzle.guard_allows(&state, id) {
+                    "it would split a Block; expected a move the bandaged position allows"
+                } else {
+                    "its `When` condition does not hold in the position it would be made from; expected a move the position allows"
+                };
                 return Err(DefError::new(
                     file,
                     line.no,
                     at.col as usize,
                     line.text,
-                    ErrorKind::Invalid(format!(
-                        "move `{}` is blocked here: it would split a Block; expected a move the bandaged position allows",
-                        m.name
-                    )),
+                    ErrorKind::Invalid(format!("move `{}` is blocked here: {why}", m.name)),
                 ));
             }
             state.then_into(&m.effect, &puzzle.sets, &mut next);

@@ -14,7 +14,7 @@ pub fn inverse_sequence(puzzle: &Puzzle, seq: &[MoveId]) -> Vec<MoveId> {
         let b = &puzzle.base_moves[m.base];
         let p = super::invert_power(m.power, b.order);
         if b.directed {
-            out.extend(std::iter::repeat(id).take(p as usize));
+            out.extend(std::iter::repeat_n(id, p as usize));
         } else if p != 0 {
             out.push(b.powers[p as usize - 1]);
         }

@@ -12,6 +12,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Inspect or empty the table cache folder.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  ksolve cache list                        every cached table and what it was built for
+  ksolve cache clear puzzles/3x3x3.def     remove the tables of one definition")]
 pub struct CacheArgs {
     #[command(subcommand)]
     action: Action,
@@ -21,6 +24,9 @@ pub struct CacheArgs {
 enum Action {
     /// List each cached table: the definition it was built for, its size and when it
     /// was last used, with totals.
+    #[command(after_help = "Examples:
+  ksolve cache list                  the default cache folder
+  ksolve cache list --tables t --json   folder t, as one JSON object")]
     List {
         /// The cache folder, as for `solve` (default: ./tables when it exists, else the
         /// user's cache folder).
@@ -33,6 +39,9 @@ enum Action {
     /// Remove ksolve's files from the cache folder: every table, manifest and leftover
     /// temporary, or with DEF only the tables built for that definition (its present
     /// contents or earlier contents of the same path). Other files are left alone.
+    #[command(after_help = "Examples:
+  ksolve cache clear                      everything ksolve owns in the cache folder
+  ksolve cache clear puzzles/3x3x3.def    only the tables built for this definition")]
     Clear {
         /// Only this definition's tables.
         def: Option<PathBuf>,

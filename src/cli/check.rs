@@ -2,9 +2,11 @@
 //! scramble file against it) and prints what was understood, so that a user can see how
 //! ksolve reads their files before solving anything.
 
+use super::input;
 use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
-use ksolve::def::{load_puzzle, load_scrambles};
+use ksolve::def::load_puzzle;
+use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{move_order, BigUint, Group, Verdict};
 use ksolve::puzzle::{LimitKey, Puzzle, Scramble, ScrambleSource};
 use ksolve::symmetry::SymmetryGroup;
@@ -14,10 +16,15 @@ use std::path::PathBuf;
 
 /// Arguments of `ksolve check`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  ksolve check puzzles/3x3x3.def                       sets, moves, exact group size
+  ksolve check puzzles/3x3x3.def scrambles/3x3x3.txt   and whether each scramble can be solved
+  cat s.txt | ksolve check puzzles/3x3x3.def -         scrambles from standard input
+  ksolve check puzzles/2x2x2.def --json | tail -1      the summary as JSON")]
 pub struct CheckArgs {
     /// The puzzle definition file (ksolve+ `.def` format).
     pub def: PathBuf,
-    /// A scramble file to validate against the puzzle.
+    /// A scramble file to validate against the puzzle; `-` reads standard input.
     pub scrambles: Option<PathBuf>,
     /// Also print the summary as one JSON object on the last line.
     #[arg(long)]
@@ -49,6 +56,9 @@ struct MoveSummary {
     order: serde_json::Value,
     directed: bool,
     moves: Vec<String>,
+    /// The `MoveCosts` weight of each of `moves`, when the definition weighs any move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weights: Option<Vec<u32>>,
 }
 
 #[derive(Serialize)]
@@ -62,8 +72,11 @@ struct IgnoreSummary {
 
 #[derive(Serialize)]
 struct LimitSummary {
-    /// A move name, or a base name followed by `*` for the move and all its powers.
+    /// The names as written, blank-separated: a move name, or a base name followed by
+    /// `*` for the move and all its powers.
     moves: String,
+    /// The same names one by one; with more than one, `max` is shared between them.
+    names: Vec<String>,
     max: u32,
 }
 
@@ -84,6 +97,13 @@ struct ScrambleSummary {
     status: &'static str,
     /// Why an unreachable position cannot be reached.
     reason: Option<String>,
+    /// The names of the positions of the goal in force (`Goal` / `GoalAlg` blocks);
+    /// absent for the definition's `Solved`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<Vec<String>>,
+    /// The goal position the scramble was found to reach, when it was checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reaches: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -113,6 +133,9 @@ struct Summary {
     reachable_states: Option<serde_json::Value>,
     /// Whether `reachable_states` is exact (false: an upper bound).
     reachable_exact: Option<bool>,
+    /// How `reachable_states` was found, when not from the group (guarded moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reachable_note: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     orbits: Option<OrbitsSummary>,
     /// The number of symmetries of the definition (mirrors included); 1 with
@@ -168,6 +191,9 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
             order: big_json(&move_order(p, i)),
             directed: b.directed,
             moves: b.powers.iter().map(|&id| p.mv(id).name.clone()).collect(),
+            weights: p
+                .has_weights()
+                .then(|| b.powers.iter().map(|&id| p.mv(id).weight).collect()),
         })
         .collect();
     let commuting_pairs = p
@@ -207,6 +233,7 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
         blocks,
         ignores,
         reachable_states: None,
+        reachable_note: None,
         reachable_exact: None,
         orbits: None,
         symmetries: None,
@@ -258,9 +285,29 @@ fn summarize_symmetry(p: &Puzzle, off: bool, s: &mut Summary) -> Result<(), Stri
     Ok(())
 }
 
-/// Whether a scramble's position can be reached, and why not.
-fn scramble_status(g: Option<&Group>, s: &Scramble) -> (&'static str, Option<String>) {
+/// Whether a scramble's position can be reached (with a goal: whether it reaches one
+/// of the goal's positions, and which), and why not.
+fn scramble_status(
+    p: &Puzzle,
+    g: Option<&Group>,
+    goals: &mut GoalGroups,
+    s: &Scramble,
+) -> (&'static str, Option<String>, Option<String>) {
+    if let (Some(goal), Some(_)) = (&s.settings.goal, g) {
+        let (start, ignore) = match &s.source {
+            ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
+            ScrambleSource::Alg(seq) => (p.apply_sequence(&p.solved, seq), Vec::new()),
+            ScrambleSource::Random => return ("unknown", None, None),
+            ScrambleSource::Impossible(why) => return ("unreachable", Some(why.clone()), None),
+        };
+        return match goals.verdict(p, goal, &start, &ignore, None) {
+            GoalVerdict::Reaches(i) => ("reachable", None, Some(goal.positions[i].name.clone())),
+            GoalVerdict::Unreachable(r) => ("unreachable", Some(r), None),
+            GoalVerdict::Unknown => ("unknown", None, None),
+        };
+    }
     let verdict = match (&s.source, g) {
+        (ScrambleSource::Impossible(why), _) => return ("unreachable", Some(why.clone()), None),
         (ScrambleSource::Position(t), Some(g)) => g.check_target(t),
         (ScrambleSource::Position(_), None) => Verdict::Unknown(String::new()),
         // Algorithms start from solved, and random scrambles are drawn from the
@@ -268,34 +315,55 @@ fn scramble_status(g: Option<&Group>, s: &Scramble) -> (&'static str, Option<Str
         (ScrambleSource::Alg(_) | ScrambleSource::Random, _) => Verdict::Reachable,
     };
     match verdict {
-        Verdict::Reachable => ("reachable", None),
-        Verdict::Unreachable(r) => ("unreachable", Some(r.to_string())),
-        Verdict::Unknown(_) => ("unknown", None),
+        Verdict::Reachable => ("reachable", None, None),
+        Verdict::Unreachable(r) => ("unreachable", Some(r.to_string()), None),
+        Verdict::Unknown(_) => ("unknown", None, None),
     }
 }
 
-fn summarize_scramble(p: &Puzzle, g: Option<&Group>, s: &Scramble) -> ScrambleSummary {
+fn summarize_scramble(
+    p: &Puzzle,
+    g: Option<&Group>,
+    goals: &mut GoalGroups,
+    s: &Scramble,
+) -> ScrambleSummary {
     let (kind, alg_moves, ignores) = match &s.source {
         ScrambleSource::Position(t) => ("position", None, t.has_ignores()),
         ScrambleSource::Alg(seq) => ("alg", Some(seq.len()), false),
         ScrambleSource::Random => ("random", None, false),
+        ScrambleSource::Impossible(_) => ("facelets", None, false),
     };
     let limits = s
         .settings
         .limits
         .iter()
-        .map(|l| LimitSummary {
-            moves: match l.key {
-                LimitKey::Move(id) => p.mv(id).name.clone(),
-                LimitKey::Family(b) => format!("{}*", p.base_moves[b].name),
-            },
-            max: l.max,
+        .map(|l| {
+            let names: Vec<String> = l
+                .keys
+                .iter()
+                .map(|k| match *k {
+                    LimitKey::Move(id) => p.mv(id).name.clone(),
+                    LimitKey::Family(b) => format!("{}*", p.base_moves[b].name),
+                })
+                .collect();
+            LimitSummary {
+                moves: names.join(" "),
+                names,
+                max: l.max,
+            }
         })
         .collect();
-    let (status, reason) = scramble_status(g, s);
+    let (status, reason, reaches) = scramble_status(p, g, goals, s);
+    let goal = s
+        .settings
+        .goal
+        .as_ref()
+        .map(|g| g.positions.iter().map(|x| x.name.clone()).collect());
     ScrambleSummary {
         status,
         reason,
+        goal,
+        reaches,
         name: s.name.clone(),
         line: s.line,
         kind,
@@ -325,7 +393,7 @@ fn json_digits(v: &serde_json::Value) -> String {
 fn group_digits(digits: &str) -> String {
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -374,6 +442,9 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         }
         _ => writeln!(out, "Reachable positions: not computed")?,
     }
+    if let Some(note) = &s.reachable_note {
+        writeln!(out, "  ({note})")?;
+    }
     if let Some(o) = &s.orbits {
         let arr = json_digits(&o.arrangements);
         match (&o.classes, &s.reachable_states) {
@@ -409,9 +480,16 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     let width = s.base_moves.iter().map(|x| x.name.len()).max().unwrap_or(0);
     for m in &s.base_moves {
         let dir = if m.directed { ", directed" } else { "" };
+        let weights = match &m.weights {
+            Some(w) => {
+                let w: Vec<String> = w.iter().map(u32::to_string).collect();
+                format!(" (weights {})", w.join(" "))
+            }
+            None => String::new(),
+        };
         writeln!(
             out,
-            "  {:width$}  order {}{dir}: {}",
+            "  {:width$}  order {}{dir}: {}{weights}",
             m.name,
             match &m.order {
                 serde_json::Value::String(big) => big.clone(),
@@ -472,10 +550,21 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
                     .collect();
                 format!(", limits {}", l.join(", "))
             };
-            let status = match &x.reason {
+            let mut status = match &x.reason {
                 Some(r) => format!("; cannot be solved: {r}"),
                 None => String::new(),
             };
+            if let Some(goal) = &x.goal {
+                let n = goal.len();
+                status = format!(
+                    "; goal: {} ({n} position{}){}{status}",
+                    goal.first().map_or("", |s| s.as_str()),
+                    if n == 1 { "" } else { "s" },
+                    x.reaches
+                        .as_ref()
+                        .map_or(String::new(), |r| format!(", reaches `{r}`"))
+                );
+            }
             writeln!(
                 out,
                 "  {} (line {}): {what}; {}, max depth {}, slack {}{limits}{status}",
@@ -493,22 +582,55 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         eprintln!("warning: {w}");
     }
     let mut summary = summarize_puzzle(&puzzle, args.def.display().to_string(), warnings.len());
-    let group = match summarize_group(&puzzle, args.orbits, &mut summary) {
-        Ok(g) => Some(g),
-        Err(e) => {
-            eprintln!("warning: reachable positions not computed: {e}");
-            None
+    let guarded = puzzle.has_guards() || puzzle.goal_is_set();
+    let mut table = None;
+    let group = if guarded {
+        // Too many positions to count is expected of a large board, not a problem
+        // with the files: it is said in the summary, not warned about.
+        summary.reachable_note = Some(match super::guarded::count(&puzzle) {
+            Ok(db) => {
+                summary.reachable_states = Some(db.positions().into());
+                summary.reachable_exact = Some(true);
+                table = Some(db);
+                super::guarded::NOTE.to_string()
+            }
+            Err(e) => format!("{}; not counted: {e}", super::guarded::NOTE),
+        });
+        None
+    } else {
+        match summarize_group(&puzzle, args.orbits, &mut summary) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                eprintln!("warning: reachable positions not computed: {e}");
+                None
+            }
         }
     };
-    if let Err(e) = summarize_symmetry(&puzzle, args.no_symmetry, &mut summary) {
+    // Symmetries conjugate moves as permutations and would drop the guards: with
+    // guarded moves they are not looked for ("Symmetries: not computed").
+    let symmetry = if guarded {
+        Ok(())
+    } else {
+        summarize_symmetry(&puzzle, args.no_symmetry, &mut summary)
+    };
+    if let Err(e) = symmetry {
         eprintln!("warning: symmetries not computed: {e}");
     }
     if let Some(path) = &args.scrambles {
-        let scrambles = load_scrambles(path, &puzzle)?;
-        summary.scramble_file = Some(path.display().to_string());
+        let scrambles = input::scrambles(path, &puzzle)?;
+        summary.scramble_file = Some(input::display_name(path));
+        let mut goals = GoalGroups::default();
         summary.scrambles = scrambles
             .iter()
-            .map(|s| summarize_scramble(&puzzle, group.as_ref(), s))
+            .map(|s| {
+                let mut x = summarize_scramble(&puzzle, group.as_ref(), &mut goals, s);
+                if guarded {
+                    let (status, reason) = super::guarded::status(&puzzle, table.as_ref(), s);
+                    x.status = status;
+                    x.reason = reason;
+                }
+                x
+            })
             .collect();
     }
     let mut out = output::stdout();

@@ -19,6 +19,10 @@ use std::path::PathBuf;
 
 /// Arguments of `ksolve god`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  ksolve god puzzles/2x2x2.def                        positions at each distance (HTM)
+  ksolve puzzles/2x2x2.def !q                         the same in QTM, ksolve+'s form
+  ksolve god puzzles/2x2x2.def --save 2x2x2.dist      keep the table for solve --database")]
 pub struct GodArgs {
     /// The puzzle definition file (ksolve+ `.def` format).
     pub def: PathBuf,
@@ -99,6 +103,17 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
     let bars = Bars::new(args.quiet);
     for w in &warnings {
         ksolve::progress::Progress::warn(&bars, &w.to_string());
+    }
+    if puzzle.has_weights() {
+        // God's algorithm counts moves; saying so beats a table that looks weighted.
+        ksolve::progress::Progress::warn(
+            &bars,
+            &format!(
+                "{}: MoveCosts weights are ignored here: the table counts moves in {}",
+                args.def.display(),
+                if args.qtm { "QTM" } else { "HTM" }
+            ),
+        );
     }
     let opts = GodOptions {
         metric: if args.qtm { Metric::Qtm } else { Metric::Htm },

@@ -5,13 +5,22 @@ mod alg;
 mod cache;
 mod check;
 mod god;
+mod guarded;
+mod input;
 mod output;
+mod overrides;
 mod progress;
+mod shell;
+mod show;
 mod solve;
+mod stats;
+mod summary;
 mod verbose;
 
-use clap::{Parser, Subcommand};
+use clap::error::{ContextKind, ErrorKind};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::ffi::OsString;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Exit code: every scramble solved, or the command did what it was asked.
@@ -26,7 +35,24 @@ pub const EXIT_ERROR: u8 = 2;
 /// The ksolve+ forms work unchanged: `ksolve PUZZLE.def SCRAMBLES.txt` solves,
 /// `ksolve PUZZLE.def !` (or `!q` for the quarter-turn metric) computes God's algorithm.
 #[derive(Debug, Parser)]
-#[command(name = "ksolve", version, about, long_about = None)]
+#[command(
+    name = "ksolve",
+    version,
+    about,
+    long_about = None,
+    override_usage = "ksolve <COMMAND> [ARGS]
+       ksolve PUZZLE.def SCRAMBLES.txt [SOLVE OPTIONS]   (ksolve+: same as `ksolve solve`)
+       ksolve PUZZLE.def !                               (ksolve+: same as `ksolve god`)
+       ksolve PUZZLE.def !q                              (ksolve+: `ksolve god --qtm`)",
+    after_help = "Examples:
+  ksolve puzzles/2x2x2.def scrambles/2x2x2.txt       solve every scramble optimally
+  ksolve puzzles/2x2x2.def !                         God's algorithm, half-turn metric
+  ksolve solve puzzles/3x3x3.def --alg \"R U R' U'\"    solve what an algorithm makes
+  ksolve check puzzles/3x3x3.def                     what ksolve read, and the group size
+
+`ksolve help COMMAND` (or `ksolve COMMAND --help`) shows each command's options and
+examples."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,20 +72,59 @@ enum Command {
     /// Invert, simplify, measure or show algorithms (`alg DEF invert "R U R' U'"`);
     /// without an algorithm, one per line of standard input.
     Alg(alg::AlgArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page, in roff (`ksolve man | man -l -`).
+    Man(shell::ManArgs),
+    /// Solve random positions optimally and print the distribution of their lengths
+    /// (`stats DEF --random 1000`, or `--walk LENGTH --count N`).
+    Stats(stats::StatsArgs),
+    /// Draw a position as its net of stickers (in colour on a terminal, or as SVG), from
+    /// an algorithm or a facelet string; in ksolve+'s form without a sticker map.
+    Show(show::ShowArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
 /// definition file.
-const SUBCOMMANDS: &[&str] = &["check", "solve", "god", "cache", "alg", "help"];
+const SUBCOMMANDS: &[&str] = &[
+    "check",
+    "solve",
+    "god",
+    "cache",
+    "alg",
+    "stats",
+    "completions",
+    "man",
+    "show",
+    "help",
+];
+
+/// Whether clap would suggest a subcommand for `word` (`sovle` → `solve`), by its own
+/// similarity rule, so that the suggestion is the one clap prints.
+fn close_to_subcommand(word: &str) -> bool {
+    match Cli::command().try_get_matches_from(["ksolve", word]) {
+        Err(e) => {
+            e.kind() == ErrorKind::InvalidSubcommand
+                && e.get(ContextKind::SuggestedSubcommand).is_some()
+        }
+        Ok(_) => false,
+    }
+}
 
 /// Rewrites ksolve+'s positional forms into subcommands: `DEF !` and `DEF !q` become
 /// `god DEF [--qtm]`, `DEF SCRAMBLES` becomes `solve DEF SCRAMBLES`. Options after the
-/// files pass through unchanged.
+/// files pass through unchanged. A first word that is no file and is close to a
+/// subcommand's name is a mistyped subcommand (`ksolve sovle x.def`): it is left for
+/// clap, which suggests the subcommand, rather than read as a definition that does not
+/// exist.
 fn rewrite_legacy(args: Vec<OsString>) -> Vec<OsString> {
     let Some(first) = args.get(1).and_then(|a| a.to_str()) else {
         return args;
     };
     if first.starts_with('-') || SUBCOMMANDS.contains(&first) {
+        return args;
+    }
+    if !Path::new(first).exists() && close_to_subcommand(first) {
         return args;
     }
     let mut out = vec![args[0].clone()];
@@ -111,12 +176,43 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Alg(args) => alg::run(args),
+        Command::Stats(args) => stats::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
+        Command::Show(args) => show::run(args),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::rewrite_legacy;
+    use super::{rewrite_legacy, Cli, SUBCOMMANDS};
+    use clap::CommandFactory;
+
+    /// `SUBCOMMANDS` decides what is a subcommand before clap sees the arguments, so it
+    /// must name exactly clap's subcommands.
+    #[test]
+    fn subcommands_list_matches_clap() {
+        let mut clap: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .chain(["help".to_string()])
+            .collect();
+        clap.sort();
+        let mut ours: Vec<String> = SUBCOMMANDS.iter().map(|s| s.to_string()).collect();
+        ours.sort();
+        assert_eq!(ours, clap);
+    }
+
+    #[test]
+    fn mistyped_subcommands_are_left_to_clap() {
+        assert_eq!(words(&["k", "sovle", "x.def"]), ["k", "sovle", "x.def"]);
+        assert_eq!(words(&["k", "chek", "x.def"]), ["k", "chek", "x.def"]);
+        // Far from every subcommand: a definition that may not exist, read as before.
+        assert_eq!(
+            words(&["k", "nothere.def", "s.txt"]),
+            ["k", "solve", "nothere.def", "s.txt"]
+        );
+    }
 
     fn words(args: &[&str]) -> Vec<String> {
         let out = rewrite_legacy(args.iter().map(Into::into).collect());

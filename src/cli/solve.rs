@@ -3,17 +3,26 @@
 //! one JSON object per scramble with `--json`.
 
 use super::output;
+use super::overrides::Overrides;
 use super::progress::Bars;
+use super::{input, summary};
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
-use ksolve::def::{format_state, load_scrambles, parse_puzzle, read_file};
+use ksolve::def::{format_state, parse_puzzle, read_file};
 use ksolve::gods::database::{self, Database};
+use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{Group, Verdict};
 use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
-use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, ScrambleSource, State};
+use ksolve::puzzle::{
+    Goal, IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State,
+    Target,
+};
 use ksolve::rng::Rng;
-use ksolve::search::{random::random_state, Outcome, SolveOptions, Solver, Status};
+use ksolve::search::{
+    random::{random_position, random_state},
+    Outcome, SolveOptions, Solver, Status,
+};
 use ksolve::table::cache::TableCache;
 use ksolve::table::file::cache_dir;
 use ksolve::table::plan::check_goal;
@@ -25,11 +34,38 @@ use std::time::Instant;
 
 /// Solve every scramble of a scramble file optimally.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  ksolve solve puzzles/2x2x2.def scrambles/2x2x2.txt           every optimal solution
+  ksolve puzzles/2x2x2.def scrambles/2x2x2.txt                 the same, ksolve+'s form
+  ksolve solve puzzles/3x3x3.def --alg \"R U R' U'\" --slack 1   what an algorithm makes
+  ksolve solve puzzles/2x2x2.def --alg \"R U R'\" --moves R,U    only R, U and their powers
+  cat s.txt | ksolve solve puzzles/2x2x2.def -                 scrambles from standard input
+
+--slack, --max-depth, --qtm/--htm and --moves replace the scramble file's Slack,
+MaxDepth, QTM/HTM and MoveLimits for every scramble; what they do not name keeps the
+file's values.")]
 pub struct SolveArgs {
     /// The puzzle definition (ksolve+ .def format).
     pub def: PathBuf,
-    /// The scrambles to solve (ksolve+ scramble file format).
-    pub scrambles: PathBuf,
+    /// The scrambles to solve (ksolve+ scramble file format); `-` reads standard input.
+    /// Not needed with --alg or --facelets.
+    #[arg(required_unless_present_any = ["alg", "facelets"])]
+    pub scrambles: Option<PathBuf>,
+    /// Scrambles and settings from the command line.
+    #[command(flatten)]
+    pub overrides: Overrides,
+    /// Solve the position with these colours instead of a scramble file: one letter per
+    /// sticker, in the order of the definition's `Stickers` block (for the 3x3x3, the
+    /// 54-letter URFDLB facelet string).
+    #[arg(long, value_name = "COLOURS", conflicts_with_all = ["scrambles", "alg"])]
+    pub facelets: Option<String>,
+    /// After each scramble's first solution, print the net after each of its moves
+    /// (ksolve+'s form for a puzzle without a sticker map).
+    #[arg(long)]
+    pub steps: bool,
+    /// When to draw the nets of --steps in colour (ANSI).
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: super::show::ColorWhen,
     /// Stop after this many solutions per scramble (1 or more; 0 is refused, since it
     /// would stop before searching).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -72,7 +108,8 @@ pub struct SolveArgs {
     /// for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Show no progress (warnings are still printed).
+    /// Show no progress and no per-scramble summary on stderr (warnings are still
+    /// printed).
     #[arg(long, short)]
     pub quiet: bool,
     /// Explain the choice of pruning tables under --memory (each plan weighed, the
@@ -91,7 +128,14 @@ struct JsonRest<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     length: Option<u32>,
+    /// With a scramble file's goal: the goal position the first solution ends in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<String>,
     metric: &'a str,
+    /// With `MoveCosts` weights, `length` is a cost and this is the number of moves of
+    /// each solution, in the order of `solutions`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution_moves: Option<Vec<usize>>,
     seconds: f64,
     nodes: u64,
 }
@@ -104,21 +148,56 @@ struct Emitter<'p> {
     json: bool,
     puzzle: &'p Puzzle,
     written: u64,
+    /// The first solution, kept for `--steps`.
+    first: Option<Vec<MoveId>>,
+    /// The scramble's metric, and with `MoveCosts` weights the moves of each solution
+    /// written (for `--json`'s `solution_moves`).
+    metric: Metric,
+    moves: Option<Vec<usize>>,
+    /// With a goal: the position solved from, its `?` marks, and the name of the goal
+    /// position the first solution ends in (for `--json`).
+    goal: Option<(&'p Goal, &'p State, &'p [IgnoreMask])>,
+    reached: Option<String>,
 }
 
 impl Emitter<'_> {
     fn emit(&mut self, seq: &[MoveId]) {
+        if let (Some((goal, start, ignore)), None) = (self.goal, &self.reached) {
+            let end = self.puzzle.apply_sequence(start, seq);
+            self.reached = goal
+                .reached_by(&end, ignore)
+                .map(|i| goal.positions[i].name.clone());
+        }
         let mut out = output::stdout();
         let result = if self.json {
             let sep = if self.written == 0 { "" } else { "," };
             serde_json::to_string(&self.puzzle.format_sequence(seq))
                 .map_err(std::io::Error::other)
                 .and_then(|s| write!(out, "{sep}{s}"))
+        } else if self.moves.is_some() {
+            // Weighted moves: the cost and the move count differ, so print both.
+            let cost: u32 = seq
+                .iter()
+                .map(|&m| self.puzzle.move_cost(self.metric, m))
+                .sum();
+            let n = seq.len();
+            writeln!(
+                out,
+                "{}  ({n} move{}, cost {cost})",
+                solution_line(self.puzzle, seq),
+                if n == 1 { "" } else { "s" }
+            )
         } else {
             writeln!(out, "{}", solution_line(self.puzzle, seq))
         };
         output::or_exit(result);
+        if let Some(moves) = &mut self.moves {
+            moves.push(seq.len());
+        }
         self.written += 1;
+        if self.first.is_none() {
+            self.first = Some(seq.to_vec());
+        }
     }
 }
 
@@ -140,7 +219,31 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     for w in &warnings {
         bars.warn(&w.to_string());
     }
-    let scrambles = load_scrambles(&args.scrambles, &puzzle)?;
+    let mut scrambles = match (&args.scrambles, &args.facelets) {
+        (Some(path), _) => input::scrambles(path, &puzzle)?,
+        (None, Some(f)) => vec![Scramble {
+            name: "facelets".into(),
+            source: match super::show::from_facelets(&puzzle, f)? {
+                Ok(state) => ScrambleSource::Position(Target {
+                    ignore: puzzle
+                        .sets
+                        .iter()
+                        .map(|s| IgnoreMask {
+                            perm: vec![false; s.size],
+                            ori: vec![false; s.size],
+                        })
+                        .collect(),
+                    state,
+                }),
+                Err(why) => ScrambleSource::Impossible(why),
+            },
+            settings: SolveSettings::default(),
+            line: 0,
+        }],
+        (None, None) => args.overrides.alg_scrambles(&puzzle)?,
+    };
+    // Before anything reads the settings (the database's metric, the goal checks).
+    args.overrides.apply(&puzzle, &mut scrambles)?;
     let dir = (!args.no_cache).then(|| cache_dir(args.tables.as_deref()));
     let cache = TableCache::open(
         dir,
@@ -154,8 +257,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     // anything large is built, with what it needs.
     for s in &scrambles {
         let ignore = match &s.source {
+            // With a goal the goal test tells every piece apart (see `Solver`).
+            _ if s.settings.goal.is_some() => &[],
             ScrambleSource::Position(t) => &t.ignore[..],
-            ScrambleSource::Alg(_) | ScrambleSource::Random => &[],
+            ScrambleSource::Alg(_) | ScrambleSource::Random | ScrambleSource::Impossible(_) => &[],
         };
         check_goal(&puzzle, ignore, budget)?;
     }
@@ -176,7 +281,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // The group answers which positions are reachable and draws uniform random ones.
     // Puzzles too large for it (over 65535 points) are solved without that check.
+    // With guarded moves the group ignores the guards: it still proves a position
+    // unreachable, but its random positions need not be reachable, so those are drawn
+    // from the positions a breadth-first search lists (see `random_position`).
     let group = Group::new(&puzzle).ok();
+    let guarded = puzzle.has_guards() || puzzle.goal_is_set();
+    let mut listed: Option<Option<ksolve::gods::sample::Reachable>> = None;
     let db = match &args.database {
         Some(path) => {
             // A path ksolve may neither read as a table nor replace (a directory, a
@@ -202,6 +312,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // The groups of the moves left by each set of MoveLimits with zeros, built once.
     let mut limited_groups: HashMap<Vec<MoveId>, Option<Group>> = HashMap::new();
+    // The groups seen from each goal position, built once.
+    let mut goal_groups = GoalGroups::default();
     let mut code = EXIT_OK;
     for scramble in &scrambles {
         let timer = Instant::now();
@@ -214,7 +326,37 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         let (start, ignore): (_, Vec<IgnoreMask>) = match &scramble.source {
             ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
             ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
+            ScrambleSource::Random if guarded => {
+                let list =
+                    listed.get_or_insert_with(|| {
+                        match ksolve::gods::sample::Reachable::new(&puzzle, budget / 2, &bars) {
+                            Ok(r) => {
+                                bars.warn(&format!(
+                                    "random positions are drawn uniformly from the {} positions \
+                                 that can reach the goal",
+                                    r.len()
+                                ));
+                                Some(r)
+                            }
+                            Err(e) => {
+                                bars.warn(&format!(
+                                "the positions that can reach the goal cannot be listed ({e}); \
+                                 random positions are {} random moves from the goal instead, \
+                                 not uniform",
+                                ksolve::search::random::WALK_STEPS
+                            ));
+                                None
+                            }
+                        }
+                    });
+                let state = match list {
+                    Some(r) => r.draw(&mut rng),
+                    None => random_state(&puzzle, &mut rng),
+                };
+                (state, vec![])
+            }
             ScrambleSource::Random => (random_position(&puzzle, group.as_ref(), &mut rng), vec![]),
+            ScrambleSource::Impossible(_) => (puzzle.solved.clone(), vec![]),
         };
         if !puzzle.blocks.is_empty() && ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {
             // ksolve+ warns here too: which moves are legal depends on where the
@@ -225,7 +367,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 scramble.name
             ));
         }
-        if !args.json && !matches!(scramble.source, ScrambleSource::Position(_)) {
+        if !args.json
+            && !matches!(
+                scramble.source,
+                ScrambleSource::Position(_) | ScrambleSource::Impossible(_)
+            )
+        {
             write!(out, "Scramble position:\n{}", format_state(&puzzle, &start))?;
         }
         out.flush()?;
@@ -234,28 +381,51 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         drop(out);
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
-        let mut unreachable = match (&scramble.source, &group) {
-            (ScrambleSource::Position(t), Some(g)) => match g.check_target(t) {
+        let mut unreachable = match (&scramble.source, &group, &scramble.settings.goal) {
+            (ScrambleSource::Impossible(why), _, _) => Some(why.clone()),
+            // A goal is checked position by position: the scramble must reach one.
+            (_, Some(_), Some(goal)) => {
+                match goal_groups.verdict(&puzzle, goal, &start, &ignore, None) {
+                    GoalVerdict::Unreachable(r) => Some(r),
+                    GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
+                }
+            }
+            (ScrambleSource::Position(t), Some(g), None) => match g.check_target(t) {
                 Verdict::Unreachable(r) => Some(r.to_string()),
                 Verdict::Reachable | Verdict::Unknown(_) => None,
             },
             _ => None,
         };
         // Moves limited to 0 are not there at all: the position must be in the group the
-        // other moves generate, or the search would deepen for ever.
+        // other moves generate (with a goal: reach one of its positions with them), or
+        // the search would deepen until MaxDepth.
         if let (None, Some(_), Some(allowed)) = (
             &unreachable,
             &group,
             scramble.settings.allowed_moves(&puzzle),
         ) {
-            let sub = limited_groups
-                .entry(allowed.clone())
-                .or_insert_with(|| Group::generated_by(&puzzle, &allowed).ok());
-            let verdict = sub.as_ref().map(|g| match &scramble.source {
-                ScrambleSource::Position(t) => g.check_target(t),
-                _ => g.check(&start),
-            });
-            if let Some(Verdict::Unreachable(r)) = verdict {
+            let why = match &scramble.settings.goal {
+                Some(goal) => {
+                    match goal_groups.verdict(&puzzle, goal, &start, &ignore, Some(&allowed)) {
+                        GoalVerdict::Unreachable(r) => Some(r),
+                        GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
+                    }
+                }
+                None => {
+                    let sub = limited_groups
+                        .entry(allowed.clone())
+                        .or_insert_with(|| Group::generated_by(&puzzle, &allowed).ok());
+                    let verdict = sub.as_ref().map(|g| match &scramble.source {
+                        ScrambleSource::Position(t) => g.check_target(t),
+                        _ => g.check(&start),
+                    });
+                    match verdict {
+                        Some(Verdict::Unreachable(r)) => Some(r.to_string()),
+                        _ => None,
+                    }
+                }
+            };
+            if let Some(r) = why {
                 let names: Vec<&str> = allowed
                     .iter()
                     .map(|&m| puzzle.mv(m).name.as_str())
@@ -265,9 +435,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 } else {
                     names.join(" ")
                 };
-                unreachable = Some(format!(
-                    "with only the moves MoveLimits allow ({names}), {r}"
-                ));
+                let by = if args.overrides.moves.is_empty() {
+                    "MoveLimits allow"
+                } else {
+                    "--moves allows"
+                };
+                unreachable = Some(format!("with only the moves {by} ({names}), {r}"));
             }
         }
         let json = args.json;
@@ -287,6 +460,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             json,
             puzzle: &puzzle,
             written: 0,
+            first: None,
+            metric: scramble.settings.metric,
+            moves: puzzle.has_weights().then(Vec::new),
+            goal: scramble
+                .settings
+                .goal
+                .as_deref()
+                .map(|g| (g, &start, &ignore[..])),
+            reached: None,
         };
         let outcome = if unreachable.is_some() {
             Outcome {
@@ -336,8 +518,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 reason: unreachable,
                 length: outcome.length,
                 metric: scramble.settings.metric.name(),
+                solution_moves: emitter.moves.take(),
                 seconds: timer.elapsed().as_secs_f64(),
                 nodes: outcome.nodes,
+                goal: emitter.reached.clone(),
             };
             // `rest` serialises as `{...}`: its fields continue the streamed object.
             let rest = serde_json::to_string(&rest)?;
@@ -354,19 +538,47 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                     writeln!(out, "No solution: the position cannot be solved.")?
                 }
             }
+            if let (true, Some(seq)) = (args.steps, &emitter.first) {
+                write_steps(&mut out, &puzzle, &start, seq, args.color.on())?;
+            }
             writeln!(out)?;
         }
         out.flush()?;
+        if !json && !args.quiet {
+            let seconds = timer.elapsed().as_secs_f64();
+            let line = summary::line(
+                &scramble.name,
+                &scramble.settings,
+                &outcome,
+                emitter.written,
+                seconds,
+            );
+            // A summary that cannot be written (stderr closed) is no reason to stop
+            // solving, unlike the solutions on stdout.
+            let _ = writeln!(std::io::stderr(), "{line}");
+        }
     }
     Ok(code)
 }
 
-/// A position for `RandomScramble`: uniform over the reachable positions when the group
-/// is known and has no blocks, else a long random walk of legal moves.
-fn random_position(puzzle: &Puzzle, group: Option<&Group>, rng: &mut Rng) -> State {
-    group
-        .and_then(|g| g.random_state(rng))
-        .unwrap_or_else(|| random_state(puzzle, rng))
+/// seed 002's step by step: the position before the first move and after each move of
+/// a solution.
+fn write_steps(
+    out: &mut impl Write,
+    puzzle: &Puzzle,
+    start: &State,
+    seq: &[MoveId],
+    color: bool,
+) -> std::io::Result<()> {
+    writeln!(out, "Start:")?;
+    write!(out, "{}", super::show::picture(puzzle, start, color))?;
+    let mut state = start.clone();
+    for (i, &m) in seq.iter().enumerate() {
+        state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
+        writeln!(out, "Step {}: {}", i + 1, puzzle.mv(m).name)?;
+        write!(out, "{}", super::show::picture(puzzle, &state, color))?;
+    }
+    Ok(())
 }
 
 /// The database method's answer to one scramble, or `None` when there is no table or
@@ -385,12 +597,18 @@ fn by_database(
     match database::solve_scramble(db, puzzle, start, ignore, &scramble.settings) {
         Some(result) => Ok(Some(result?)),
         None => {
-            bars.warn(&format!(
-                "{}: the distance table answers only whole positions in {}, with no Slack or \
-                 MoveLimits; searching instead",
-                scramble.name,
-                db.metric().name().to_uppercase()
-            ));
+            let why = if scramble.settings.goal.is_some() {
+                "the distance table holds distances to the definition's Solved state, not to \
+                 the scramble file's goal"
+                    .to_string()
+            } else {
+                format!(
+                    "the distance table answers only whole positions in {}, with no Slack, \
+                     MoveCosts or MoveLimits",
+                    db.metric().name().to_uppercase()
+                )
+            };
+            bars.warn(&format!("{}: {why}; searching instead", scramble.name));
             Ok(None)
         }
     }

@@ -116,16 +116,25 @@ struct Builder<'s> {
     solved: Option<(State, usize)>,
     /// Name, file form, directed flag, and the `Move` line.
     moves: Vec<(String, Transform, bool, Line)>,
+    /// Per move: its guard (`When` lines), if any.
+    guards: Vec<Option<puzzle::Guard>>,
+    /// The positions `Solved` leaves free (`?N`), per set, and its `Require` rules.
+    free: Vec<Vec<bool>>,
+    rules: Vec<puzzle::Rule>,
     move_names: HashMap<String, usize>,
     /// The number of moves, powers included, of the moves so far.
     total_moves: usize,
     ignore: Option<(Vec<IgnoreMask>, usize)>,
     blocks: Vec<Block>,
     forbidden: Vec<(bool, Vec<Line>)>,
+    /// The rows of every `MoveCosts` block, in file order.
+    costs: Vec<Line>,
     /// twsearch's `MoveAlias` and `MoveSequence` lines, expanded in `finish`.
     derived: Vec<Line>,
     warned_deprecated: bool,
     warnings: Vec<Warning>,
+    /// Our `Stickers` block, read once the puzzle is assembled.
+    stickers: Option<(Line, Vec<Line>)>,
 }
 
 impl<'s> Builder<'s> {
@@ -140,6 +149,16 @@ impl<'s> Builder<'s> {
     fn close_sets(&mut self, line: &Line) {
         if self.sets_closed_by.is_none() {
             self.sets_closed_by = Some((line.first().to_string(), line.no));
+        }
+    }
+
+    /// What the `When` and `Require` readers need, for the block opened by `line`.
+    fn guard_ctx(&self, line: &Line) -> super::guard::Ctx<'_> {
+        super::guard::Ctx {
+            src: self.src,
+            sets: &self.sets,
+            set_names: &self.set_names,
+            first: twsearch::first_piece(line),
         }
     }
 
@@ -241,11 +260,23 @@ impl<'s> Builder<'s> {
         Ok(out)
     }
 
-    /// The numbers of a vector line, refusing `?` (scramble files only).
+    /// The numbers of a vector line, refusing `?` (scramble files only) except `?N` in
+    /// a `Solved` permutation (a free position of a goal that is a set), read as `N`.
     fn numbers(&self, line: &Line, set: &SetDef, expected: &str) -> Result<Vec<u64>, DefError> {
+        self.numbers_of(line, set, expected, false)
+    }
+
+    fn numbers_of(
+        &self,
+        line: &Line,
+        set: &SetDef,
+        expected: &str,
+        hints: bool,
+    ) -> Result<Vec<u64>, DefError> {
         check_len(self.src, line, set)?;
         (0..line.toks.len())
             .map(|t| match entry(&line.toks[t].s) {
+                Ok(Entry::Unknown(Some(v))) if hints => Ok(v),
                 Ok(Entry::Unknown(_)) => Err(self.src.err(
                     line,
                     t,
@@ -273,7 +304,12 @@ impl<'s> Builder<'s> {
             return mask(src, line, &v).map(|m| m.into_iter().map(u16::from).collect());
         }
         let last = n - 1 + first;
-        let v = self.numbers(line, set, &format!("a piece number from {first} to {last}"))?;
+        let v = self.numbers_of(
+            line,
+            set,
+            &format!("a piece number from {first} to {last}"),
+            kind == Kind::Solved,
+        )?;
         let mut first_at: HashMap<u64, usize> = HashMap::new();
         for (t, &x) in v.iter().enumerate() {
             if x < first || x > last {
@@ -347,11 +383,23 @@ impl<'s> Builder<'s> {
         }
         let parts = self.position(sections, Kind::Solved, twsearch::first_piece(line))?;
         let state = fill(&self.sets, parts);
+        self.free = self.sets.iter().map(|s| vec![false; s.size]).collect();
+        for sec in sections {
+            let k = self.set_index(&sec.name)?;
+            for (i, tok) in sec.rows[0].toks.iter().enumerate() {
+                self.free[k][i] = tok.s.starts_with('?');
+            }
+        }
         self.solved = Some((state, line.no));
         Ok(())
     }
 
-    fn add_move(&mut self, line: Line, sections: &[Section]) -> Result<(), DefError> {
+    fn add_move(
+        &mut self,
+        line: Line,
+        sections: &[Section],
+        guard: Option<puzzle::Guard>,
+    ) -> Result<(), DefError> {
         self.close_sets(&line);
         let src = self.src;
         let name = line.toks[1].s.clone();
@@ -365,7 +413,9 @@ impl<'s> Builder<'s> {
                 )),
             ));
         }
-        let directed = line.toks.len() == 3;
+        // A guarded move is used only as written: its powers and inverse would need
+        // guards of their own, which only the definition can give.
+        let directed = line.toks.len() == 3 || guard.is_some();
         if (self.total_moves + 1) * self.positions > MAX_MOVE_ENTRIES {
             return Err(too_big(src, &line, self.total_moves + 1, self.positions));
         }
@@ -414,6 +464,7 @@ impl<'s> Builder<'s> {
         self.total_moves = total as usize;
         self.move_names.insert(name.clone(), self.moves.len());
         self.moves.push((name, file_form, directed, line));
+        self.guards.push(guard);
         Ok(())
     }
 
@@ -578,7 +629,31 @@ impl<'s> Builder<'s> {
             &mut move_lines,
             self.derived,
         )?;
+        // A sequence of guarded moves would need the guards of every step, in the
+        // positions between them: not a guard of one position.
+        if self.guards.iter().any(Option::is_some) && base.len() > self.guards.len() {
+            return Err(src.err(
+                &move_lines[self.guards.len()],
+                0,
+                invalid(
+                    "`MoveSequence` in a definition with guarded moves (`When`): a sequence has no single guard; expected each move written out with its own `When` lines",
+                ),
+            ));
+        }
         let mut puzzle = Puzzle::new(self.name, self.sets, solved, base, ignore, self.blocks);
+        for (slot, g) in puzzle.guards.iter_mut().zip(self.guards) {
+            *slot = g;
+        }
+        if self.free.iter().flatten().any(|&f| f) {
+            // A free position of the goal may be left unsolved by any scramble, too.
+            for (mask, free) in puzzle.ignore.iter_mut().zip(&self.free) {
+                for (m, &f) in mask.perm.iter_mut().zip(free) {
+                    *m |= f;
+                }
+            }
+            puzzle.free = self.free;
+        }
+        puzzle.rules = self.rules;
         // Two moves with one name would make scrambles and limits ambiguous.
         let mut by_name: HashMap<&str, usize> = HashMap::new();
         for m in &puzzle.moves {
@@ -603,6 +678,10 @@ impl<'s> Builder<'s> {
         for (a, b) in pairs {
             puzzle.forbid(a, b);
         }
+        if let Some((line, rows)) = &self.stickers {
+            puzzle.stickers = Some(super::stickers::read(src, &puzzle, line, rows)?);
+        }
+        super::costs::apply(src, &mut puzzle, &self.costs)?;
         Ok((puzzle, self.warnings))
     }
 }
@@ -670,14 +749,19 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         sets_closed_by: None,
         solved: None,
         moves: Vec::new(),
+        guards: Vec::new(),
+        free: Vec::new(),
+        rules: Vec::new(),
         move_names: HashMap::new(),
         total_moves: 0,
         ignore: None,
         blocks: Vec::new(),
         forbidden: Vec::new(),
+        costs: Vec::new(),
         derived: Vec::new(),
         warned_deprecated: false,
         warnings: Vec::new(),
+        stickers: None,
     };
     while let Some(item) = reader.next_def()? {
         match item {
@@ -689,8 +773,14 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
                 b.name = (!name.is_empty()).then(|| name.to_string());
             }
             DefItem::Set(line) => b.add_set(&line)?,
-            DefItem::Solved(line, secs) => b.solved(&line, &secs)?,
-            DefItem::Move(line, secs) => b.add_move(line, &secs)?,
+            DefItem::Solved(line, secs, conds) => {
+                b.solved(&line, &secs)?;
+                b.rules = b.guard_ctx(&line).rules(&conds)?;
+            }
+            DefItem::Move(line, secs, conds) => {
+                let guard = b.guard_ctx(&line).guard(&conds)?;
+                b.add_move(line, &secs, guard)?
+            }
             DefItem::Ignore(line, secs) => b.ignore(&line, &secs)?,
             DefItem::Block(line, secs) => b.block(&line, &secs)?,
             DefItem::Forbidden { line, groups, rows } => {
@@ -701,7 +791,22 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
                 b.close_sets(&line);
                 b.derived.push(line);
             }
+            DefItem::MoveCosts(rows) => b.costs.extend(rows),
             DefItem::Skipped(line) => b.skipped(&line),
+            DefItem::Stickers(line, rows) => {
+                b.close_sets(&line);
+                if let Some((first, _)) = &b.stickers {
+                    return Err(src.err(
+                        &line,
+                        0,
+                        invalid(format!(
+                            "a second `Stickers` block: expected one sticker map (the first is at line {})",
+                            first.no
+                        )),
+                    ));
+                }
+                b.stickers = Some((line, rows));
+            }
         }
     }
     let Some(first) = reader.first else {

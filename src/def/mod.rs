@@ -8,20 +8,26 @@
 //! any input, prints, or exits.
 //!
 //! Beyond ksolve+: `Move NAME noinverse` defines a directed move (no powers are
-//! generated; see [`crate::puzzle::BaseMove::directed`]).
+//! generated; see [`crate::puzzle::BaseMove::directed`]), and a `Stickers ... End` block
+//! gives the puzzle's sticker map (see `stickers` and [`crate::sticker`]). Sliding-block
+//! puzzles add `When` lines in a `Move` (a guard), `Require` lines and `?N` entries in
+//! `Solved` (a goal that is a set of positions); see `guard`.
 //!
 //! twsearch's `.tws` files (and PuzzleGeometry's) read too: move names may start with a
 //! digit (`2F`), `StartState` / `MoveTransformation` / `ScrambleState` are numbered from
 //! 0, and `MoveAlias` / `MoveSequence` are expanded by `twsearch`; `Illegal` is
 //! refused by name.
 
+mod costs;
 mod definition;
 mod error;
 mod forbidden;
+mod guard;
 mod lex;
 mod names;
 mod print;
 mod scramble;
+mod stickers;
 mod syntax;
 mod twsearch;
 

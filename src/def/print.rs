@@ -15,6 +15,16 @@ fn perm_line(s: &SetState) -> String {
     join(s.perm.iter().map(|&p| p as u32 + 1))
 }
 
+/// A condition as `POS LABELS` (1-based, labels joined by commas).
+fn cond_words(c: &crate::puzzle::Cond) -> String {
+    let labels: Vec<String> = c
+        .labels
+        .iter()
+        .map(|&l| (l as u32 + 1).to_string())
+        .collect();
+    format!("{} {}", c.pos + 1, labels.join(","))
+}
+
 /// A definition file for `puzzle`. Parsing it gives back an equal puzzle: moves are
 /// written in file form (orientation by source position), and a one-orientation set
 /// gets a `1` wherever the move "twists" a piece, which keeps its Block behaviour.
@@ -27,13 +37,35 @@ pub fn write_def(puzzle: &Puzzle) -> String {
         let _ = writeln!(out, "Set {} {} {}", set.name, set.size, set.orientations);
     }
     out.push_str("\nSolved\n");
-    for (set, s) in puzzle.sets.iter().zip(&puzzle.solved.sets) {
-        let _ = writeln!(out, "{}\n{}\n{}", set.name, perm_line(s), join(&s.ori));
+    for (k, (set, s)) in puzzle.sets.iter().zip(&puzzle.solved.sets).enumerate() {
+        // A free position of a goal that is a set is written `?N`.
+        let free = |i: usize| puzzle.free.get(k).is_some_and(|f| f[i]);
+        let perm: Vec<String> = s
+            .perm
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| format!("{}{}", if free(i) { "?" } else { "" }, p as u32 + 1))
+            .collect();
+        let _ = writeln!(out, "{}\n{}\n{}", set.name, perm.join(" "), join(&s.ori));
+    }
+    for r in &puzzle.rules {
+        let then = match &r.then {
+            Some(t) => cond_words(t),
+            None => "never".to_string(),
+        };
+        let name = &puzzle.sets[r.when.set].name;
+        let _ = writeln!(out, "Require {name} {} {then}", cond_words(&r.when));
     }
     out.push_str("End\n");
-    for m in &puzzle.base_moves {
+    for (b, m) in puzzle.base_moves.iter().enumerate() {
         let noinverse = if m.directed { " noinverse" } else { "" };
         let _ = writeln!(out, "\nMove {}{noinverse}", m.name);
+        if let Some(Some(g)) = puzzle.guards.get(b) {
+            for c in &g.conds {
+                let name = &puzzle.sets[c.set].name;
+                let _ = writeln!(out, "When {name} {}", cond_words(c));
+            }
+        }
         let file_form = m.effect.to_ksolve();
         for (k, set) in puzzle.sets.iter().enumerate() {
             let touched = &m.touched[k];
@@ -91,6 +123,32 @@ pub fn write_def(puzzle: &Puzzle) -> String {
         out.push_str("\nForbiddenPairs\n");
         for (a, b) in pairs {
             let _ = writeln!(out, "{} {}", puzzle.moves[a].name, puzzle.moves[b].name);
+        }
+        out.push_str("End\n");
+    }
+    if let Some(map) = &puzzle.stickers {
+        out.push_str("\nStickers\n");
+        for st in &map.stickers {
+            let _ = match st.piece {
+                Some(s) => writeln!(
+                    out,
+                    "{} {} {} {} {} {}",
+                    st.face,
+                    st.row,
+                    st.col,
+                    puzzle.sets[s.set].name,
+                    s.pos + 1,
+                    s.slot
+                ),
+                None => writeln!(out, "{} {} {} -", st.face, st.row, st.col),
+            };
+        }
+        out.push_str("End\n");
+    }
+    if puzzle.has_weights() {
+        out.push_str("\nMoveCosts\n");
+        for m in puzzle.moves.iter().filter(|m| m.weight != 1) {
+            let _ = writeln!(out, "{} {}", m.name, m.weight);
         }
         out.push_str("End\n");
     }

@@ -1,7 +1,10 @@
 //! Meaning of a scramble file: positions checked against the puzzle (pieces of the
 //! solved state, orientation ranges, `?` only where the definition's `Ignore` allows),
 //! algorithms resolved to moves, and the settings (`MaxDepth`, `Slack`, metric,
-//! `MoveLimits`) that apply to the scrambles after them.
+//! `MoveLimits`) that apply to the scrambles after them, goal included: `Goal` and
+//! `GoalAlg` blocks (our extension) read one after another, with no scramble between
+//! them, form one goal (any of their positions counts as solved); the next such block
+//! after a scramble starts a new goal.
 
 use super::definition::{check_len, no_ignore, number_in};
 use super::error::{DefError, ErrorKind};
@@ -11,9 +14,11 @@ use super::syntax::{Reader, ScrItem, Section};
 use super::twsearch::first_piece;
 use crate::alg::{self, AlgLine};
 use crate::puzzle::{
-    LimitKey, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings, Target,
+    Goal, GoalPosition, IgnoreMask, LimitKey, Metric, MoveId, MoveLimit, Puzzle, Scramble,
+    ScrambleSource, SolveSettings, Target,
 };
 use std::collections::HashMap;
+use std::sync::Arc;
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Invalid(msg.into())
@@ -151,7 +156,7 @@ fn position(
             let mut spare = left
                 .iter()
                 .enumerate()
-                .flat_map(|(l, &c)| std::iter::repeat(l as u16).take(c));
+                .flat_map(|(l, &c)| std::iter::repeat_n(l as u16, c));
             for p in perm.iter_mut().filter(|p| p.is_none()) {
                 *p = spare.next();
             }
@@ -210,7 +215,7 @@ fn alg(
     puzzle: &Puzzle,
     names: &alg::MoveNames,
     rows: &[Line],
-) -> Result<ScrambleSource, DefError> {
+) -> Result<Vec<MoveId>, DefError> {
     let lines: Vec<AlgLine> = rows
         .iter()
         .map(|r| AlgLine {
@@ -219,11 +224,58 @@ fn alg(
         })
         .collect();
     let parsed = alg::parse(&src.file, &lines, names)?;
-    let seq = parsed.legal_moves(puzzle, &src.file, &lines)?;
-    Ok(ScrambleSource::Alg(seq))
+    parsed.legal_moves(puzzle, &src.file, &lines)
 }
 
-/// Reads a `MoveLimits` body: `MOVE N` or `BASE* N` per line.
+/// Reads a `ScrambleFacelets` body: the colours, one letter per sticker in the order of
+/// the definition's `Stickers` block, over any number of lines (blanks ignored). A
+/// malformed string is an error at the offending letter; an impossible colouring is a
+/// scramble of its own that says why (the others are still solved).
+fn facelets(
+    src: &Source,
+    puzzle: &Puzzle,
+    group: Option<&crate::group::Group>,
+    opener: &Line,
+    rows: &[Line],
+) -> Result<ScrambleSource, DefError> {
+    use crate::sticker::read::{read, FaceletError, Reading};
+    let mut letters = Vec::new();
+    let mut at: Vec<(&Line, usize)> = Vec::new();
+    for row in rows {
+        for (i, c) in row.text.chars().enumerate() {
+            if !c.is_whitespace() {
+                letters.push(c);
+                at.push((row, i + 1));
+            }
+        }
+    }
+    let reading = read(puzzle, &letters, group).map_err(|e| {
+        let place = match &e {
+            FaceletError::NotALetter { index, .. } | FaceletError::UnknownLetter { index, .. } => {
+                Some(at[*index])
+            }
+            FaceletError::Length { expected, .. } => at
+                .get(*expected)
+                .copied()
+                .or_else(|| at.last().map(|&(l, c)| (l, c + 1))),
+            FaceletError::NoMap => None,
+        };
+        match place {
+            Some((line, col)) => src.err_col(line, col, invalid(e.to_string())),
+            None => src.err(opener, 0, invalid(e.to_string())),
+        }
+    })?;
+    Ok(match reading {
+        Reading::Position(state) => ScrambleSource::Position(Target {
+            state,
+            ignore: puzzle.sets.iter().map(no_ignore).collect(),
+        }),
+        Reading::Impossible(p) => ScrambleSource::Impossible(p.to_string()),
+    })
+}
+
+/// Reads a `MoveLimits` body: `MOVE N` or `BASE* N` per line, as in ksolve+, or several
+/// such names and one number (`SA* SB* SC 1`), a limit the named moves share.
 fn limits(
     src: &Source,
     puzzle: &Puzzle,
@@ -232,49 +284,98 @@ fn limits(
 ) -> Result<Vec<MoveLimit>, DefError> {
     let mut out = Vec::new();
     for row in rows {
-        if row.toks.len() != 2 {
+        if row.toks.len() < 2 {
             return Err(src.err(
                 row,
-                2.min(row.toks.len()),
-                invalid(format!(
-                    "{} words in a MoveLimits line: expected `MOVE LIMIT` or `MOVE* LIMIT`",
-                    row.toks.len()
-                )),
+                row.toks.len(),
+                invalid(
+                    "a MoveLimits line needs a limit after the moves: expected `MOVE LIMIT`, \
+                     `MOVE* LIMIT` or several moves and one shared LIMIT"
+                        .to_string(),
+                ),
             ));
         }
-        let name = &row.toks[0].s;
-        let key = match name.strip_suffix('*') {
-            Some(base) => match names.base(base) {
-                Some(b) => LimitKey::Family(b),
-                None => {
-                    let known: Vec<&str> =
-                        puzzle.base_moves.iter().map(|m| m.name.as_str()).collect();
-                    return Err(src.err(
-                        row,
-                        0,
-                        ErrorKind::UnknownMove {
-                            found: name.clone(),
-                            known: format!(
-                                "`*` follows a move of the definition: {}",
-                                known.join(" ")
-                            ),
-                        },
-                    ));
-                }
-            },
-            None => LimitKey::Move(names.resolve(src, row, 0)?),
-        };
+        let last = row.toks.len() - 1;
+        let mut keys = Vec::with_capacity(last);
+        for col in 0..last {
+            keys.push(limit_key(src, puzzle, names, row, col)?);
+        }
         let max = number_in(
             src,
             row,
-            1,
+            last,
             0,
             u32::MAX as u64,
             "a limit: a number of moves, 0 or more",
         )? as u32;
-        out.push(MoveLimit { key, max });
+        out.push(MoveLimit { keys, max });
     }
     Ok(out)
+}
+
+/// The move or family (`BASE*`) named by word `col` of a `MoveLimits` line.
+fn limit_key(
+    src: &Source,
+    puzzle: &Puzzle,
+    names: &MoveNames,
+    row: &Line,
+    col: usize,
+) -> Result<LimitKey, DefError> {
+    let name = &row.toks[col].s;
+    match name.strip_suffix('*') {
+        Some(base) => match names.base(base) {
+            Some(b) => Ok(LimitKey::Family(b)),
+            None => {
+                let known: Vec<&str> = puzzle.base_moves.iter().map(|m| m.name.as_str()).collect();
+                Err(src.err(
+                    row,
+                    col,
+                    ErrorKind::UnknownMove {
+                        found: name.clone(),
+                        known: format!("`*` follows a move of the definition: {}", known.join(" ")),
+                    },
+                ))
+            }
+        },
+        None => names
+            .resolve(src, row, col)
+            .map(LimitKey::Move)
+            .map_err(|e| {
+                // ksolve+ reads one limit per line; a number before the last word is most
+                // likely a second `MOVE LIMIT` pair written on the same line.
+                if name.bytes().all(|c| c.is_ascii_digit()) {
+                    src.err(
+                        row,
+                        col,
+                        invalid(format!(
+                            "`{name}` is not a move: a MoveLimits line is moves and one limit at \
+                         the end; put each limit on its own line"
+                        )),
+                    )
+                } else {
+                    e
+                }
+            }),
+    }
+}
+
+/// Adds a goal block's position to the goal being read, or starts a new goal when a
+/// scramble came since the last goal block, and puts the goal in force.
+fn add_goal(
+    goal: &mut Option<Vec<GoalPosition>>,
+    settings: &mut SolveSettings,
+    line: &Line,
+    target: Target,
+) {
+    let positions = goal.get_or_insert_with(Vec::new);
+    positions.push(GoalPosition {
+        name: line.rest().to_string(),
+        target,
+        line: line.no,
+    });
+    settings.goal = Some(Arc::new(Goal {
+        positions: positions.clone(),
+    }));
 }
 
 /// Builds the scrambles from the commands of `reader`, checking each as it is read.
@@ -285,6 +386,10 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
     let alg_names = alg::MoveNames::new(puzzle);
     let mut settings = SolveSettings::default();
     let mut out = Vec::new();
+    // The group judges positions given by their colours; built at the first of them.
+    let mut group = None;
+    // The positions of the goal being read, while no scramble has followed them.
+    let mut goal: Option<Vec<GoalPosition>> = None;
     while let Some(item) = reader.next_scramble()? {
         let (line, source) = match item {
             ScrItem::Scramble(line, secs) => {
@@ -294,9 +399,14 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
             }
             ScrItem::Alg(line, rows) => {
                 let seq = alg(src, puzzle, &alg_names, &rows)?;
-                (line, seq)
+                (line, ScrambleSource::Alg(seq))
             }
             ScrItem::Random(line) => (line, ScrambleSource::Random),
+            ScrItem::Facelets(line, rows) => {
+                let group = group.get_or_insert_with(|| crate::group::Group::new(puzzle).ok());
+                let source = facelets(src, puzzle, group.as_ref(), &line, &rows)?;
+                (line, source)
+            }
             ScrItem::Setting(line) => {
                 let v = number_in(
                     src,
@@ -321,7 +431,27 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
                 settings.limits = limits(src, puzzle, &names, &rows)?;
                 continue;
             }
+            ScrItem::Goal(line, secs) => {
+                let first = first_piece(&line);
+                let target = position(src, puzzle, &sets, line.rest(), &secs, first)?;
+                add_goal(&mut goal, &mut settings, &line, target);
+                continue;
+            }
+            ScrItem::GoalAlg(line, rows) => {
+                let seq = alg(src, puzzle, &alg_names, &rows)?;
+                let target = Target {
+                    state: puzzle.apply_sequence(&puzzle.solved, &seq),
+                    ignore: puzzle
+                        .sets
+                        .iter()
+                        .map(no_ignore)
+                        .collect::<Vec<IgnoreMask>>(),
+                };
+                add_goal(&mut goal, &mut settings, &line, target);
+                continue;
+            }
         };
+        goal = None;
         out.push(Scramble {
             name: line.rest().to_string(),
             source,

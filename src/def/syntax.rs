@@ -22,6 +22,8 @@ pub(crate) const DEF_COMMANDS: &[&str] = &[
     "Block",
     "ForbiddenPairs",
     "ForbiddenGroups",
+    // ksolve's addition: a weight per move for the search (see `costs`).
+    "MoveCosts",
     "Multiplicators",
     "ParallelMoves",
     "MoveLimits",
@@ -32,6 +34,8 @@ pub(crate) const DEF_COMMANDS: &[&str] = &[
     "MoveAlias",
     "MoveSequence",
     "Illegal",
+    // Our extension: the sticker map (see `stickers`).
+    "Stickers",
 ];
 
 /// Commands of a scramble file.
@@ -47,6 +51,11 @@ pub(crate) const SCRAMBLE_COMMANDS: &[&str] = &[
     "QTM",
     "HTM",
     "MoveLimits",
+    // Our extension: a position by its colours (see `crate::sticker::read`).
+    "ScrambleFacelets",
+    // Our extension: the goal for the scrambles after it (ksolve+ has no such command).
+    "Goal",
+    "GoalAlg",
 ];
 
 /// Whether a word is a command of either language, or `End`. Such words cannot name a
@@ -68,10 +77,12 @@ pub(crate) struct Section {
 pub(crate) enum DefItem {
     Name(Line),
     Set(Line),
-    /// `Solved`, or twsearch's `StartState` (numbered from 0; the command word tells).
-    Solved(Line, Vec<Section>),
-    /// `Move`, or twsearch's `MoveTransformation` (numbered from 0).
-    Move(Line, Vec<Section>),
+    /// `Solved`, or twsearch's `StartState` (numbered from 0; the command word tells),
+    /// with its `Require` lines (see [`split_conditions`]).
+    Solved(Line, Vec<Section>, Vec<Line>),
+    /// `Move`, or twsearch's `MoveTransformation` (numbered from 0), with its `When`
+    /// lines.
+    Move(Line, Vec<Section>, Vec<Line>),
     /// twsearch's `MoveAlias NEW OLD` or `MoveSequence NAME MOVES...`, one line each.
     Derived(Line),
     Ignore(Line, Vec<Section>),
@@ -82,6 +93,10 @@ pub(crate) enum DefItem {
         groups: bool,
         rows: Vec<Line>,
     },
+    /// `Stickers`, our extension: the body lines of the sticker map.
+    Stickers(Line, Vec<Line>),
+    /// `MoveCosts` (a ksolve extension), with its rows.
+    MoveCosts(Vec<Line>),
     /// A command that is accepted and skipped: `Multiplicators`, `ParallelMoves`, and
     /// `MoveLimits` (which ksolve+ moved to the scramble file).
     Skipped(Line),
@@ -93,12 +108,18 @@ pub(crate) enum ScrItem {
     /// `Scramble`, or twsearch's `ScrambleState` / `StartState` (numbered from 0).
     Scramble(Line, Vec<Section>),
     Alg(Line, Vec<Line>),
+    /// `ScrambleFacelets NAME`, our extension: a position by its colours.
+    Facelets(Line, Vec<Line>),
     Random(Line),
     /// `MaxDepth` or `Slack`, with their number still to read.
     Setting(Line),
     /// `QTM` (true) or `HTM`.
     Metric(bool),
     MoveLimits(Vec<Line>),
+    /// `Goal NAME`: a goal position, set by set (our extension).
+    Goal(Line, Vec<Section>),
+    /// `GoalAlg NAME`: the goal position some moves make from solved (our extension).
+    GoalAlg(Line, Vec<Line>),
 }
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
@@ -181,6 +202,15 @@ fn sections(
     Ok(out)
 }
 
+/// Splits condition lines (`When` in a move, `Require` in `Solved`: our extension for
+/// sliding-block puzzles) from the rest of a block's body. A condition line starts with
+/// `word` and has more words after it; a set name stands alone on its line, so a set
+/// called `When` still reads as before.
+pub(crate) fn split_conditions(body: Vec<Line>, word: &str) -> (Vec<Line>, Vec<Line>) {
+    body.into_iter()
+        .partition(|l| l.first() == word && l.toks.len() > 1)
+}
+
 /// The hint added to an unknown command that belongs to the other file kind.
 fn other_kind_hint(word: &str, def: bool) -> String {
     let other = if def { SCRAMBLE_COMMANDS } else { DEF_COMMANDS };
@@ -197,9 +227,9 @@ fn other_kind_hint(word: &str, def: bool) -> String {
     }
 }
 
-const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
+const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers, MoveCosts (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
 const SCR_EXPECTED: &str =
-    "Scramble, ScrambleAlg, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits (or twsearch's ScrambleState)";
+    "Scramble, ScrambleAlg, ScrambleFacelets, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits, Goal, GoalAlg (or twsearch's ScrambleState)";
 
 /// Checks the word that names a set or move in a command line.
 fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
@@ -319,6 +349,20 @@ impl<'b> Reader<'b> {
         }
     }
 
+    /// The body of a position-like block, its condition lines (first word `word`) taken
+    /// out, grouped into sets.
+    fn sections_with(
+        &mut self,
+        opener: &Line,
+        word: &str,
+        max_rows: usize,
+        rows_what: &str,
+    ) -> Result<(Vec<Section>, Vec<Line>), DefError> {
+        let b = self.body(opener)?;
+        let (conds, b) = split_conditions(b, word);
+        Ok((sections(self.src, b, max_rows, rows_what)?, conds))
+    }
+
     /// The body of a position-like block grouped into sets.
     fn sections(
         &mut self,
@@ -346,8 +390,8 @@ impl<'b> Reader<'b> {
             }
             "Solved" | "StartState" => {
                 arity(src, &line, 0, line.first())?;
-                let secs = self.sections(&line, 2, POSITION)?;
-                DefItem::Solved(line, secs)
+                let (secs, conds) = self.sections_with(&line, "Require", 2, POSITION)?;
+                DefItem::Solved(line, secs, conds)
             }
             "Move" | "MoveTransformation" => {
                 if line.toks.len() == 3 && line.toks[2].s == "noinverse" {
@@ -357,8 +401,8 @@ impl<'b> Reader<'b> {
                     arity(src, &line, 1, &format!("{cmd} NAME` or `{cmd} NAME noinverse"))?;
                 }
                 check_name(src, &line, "move")?;
-                let secs = self.sections(&line, 2, POSITION)?;
-                DefItem::Move(line, secs)
+                let (secs, conds) = self.sections_with(&line, "When", 2, POSITION)?;
+                DefItem::Move(line, secs, conds)
             }
             "MoveAlias" => {
                 arity(src, &line, 2, "MoveAlias NEW EXISTING")?;
@@ -401,6 +445,16 @@ impl<'b> Reader<'b> {
                 let groups = line.first() == "ForbiddenGroups";
                 DefItem::Forbidden { line, groups, rows }
             }
+            "Stickers" => {
+                arity(src, &line, 0, "Stickers")?;
+                let rows = self.body(&line)?;
+                DefItem::Stickers(line, rows)
+            }
+            "MoveCosts" => {
+                arity(src, &line, 0, "MoveCosts")?;
+                let rows = self.body(&line)?;
+                DefItem::MoveCosts(rows)
+            }
             "Multiplicators" | "ParallelMoves" | "MoveLimits" => {
                 self.body(&line)?;
                 DefItem::Skipped(line)
@@ -436,6 +490,10 @@ impl<'b> Reader<'b> {
                 let rows = self.body(&line)?;
                 ScrItem::Alg(line, rows)
             }
+            "ScrambleFacelets" => {
+                let rows = self.body(&line)?;
+                ScrItem::Facelets(line, rows)
+            }
             "RandomScramble" => {
                 let b = self.body(&line)?;
                 if let Some(extra) = b.first() {
@@ -465,6 +523,15 @@ impl<'b> Reader<'b> {
             "MoveLimits" => {
                 arity(src, &line, 0, "MoveLimits")?;
                 ScrItem::MoveLimits(self.body(&line)?)
+            }
+            "Goal" => {
+                let secs =
+                    self.sections(&line, 2, "a permutation and optionally an orientation")?;
+                ScrItem::Goal(line, secs)
+            }
+            "GoalAlg" => {
+                let rows = self.body(&line)?;
+                ScrItem::GoalAlg(line, rows)
             }
             other => {
                 return Err(src.err(

@@ -162,10 +162,10 @@ fn scramble_settings_apply_to_the_scrambles_after_them() {
     assert_eq!(v[0].settings.metric, Metric::Qtm);
     assert_eq!(v[0].settings.limits.len(), 2);
     assert_eq!(
-        v[0].settings.limits[0].key,
-        LimitKey::Move(p.move_by_name("F2").unwrap())
+        v[0].settings.limits[0].keys,
+        vec![LimitKey::Move(p.move_by_name("F2").unwrap())]
     );
-    assert_eq!(v[0].settings.limits[1].key, LimitKey::Family(1));
+    assert_eq!(v[0].settings.limits[1].keys, vec![LimitKey::Family(1)]);
     assert_eq!(
         v[0].source,
         ScrambleSource::Alg(vec![
@@ -496,4 +496,90 @@ fn definitions_asking_for_too_much_memory_are_refused() {
         e.to_string().contains("has order at least 4294967295"),
         "{e}"
     );
+}
+
+/// Several names and one number on a `MoveLimits` line make one limit they share; a
+/// ksolve+ line (one name, one number) reads as before.
+#[test]
+fn a_moves_limits_line_may_share_one_limit() {
+    let p = parse_puzzle(QUIRKY, "q.def").unwrap().0;
+    let text = "MoveLimits\nR* F2 U 2\nF* 1\nEnd\nRandomScramble r\nEnd\n";
+    let v = parse_scrambles(text.as_bytes(), "s.txt", &p).unwrap();
+    let l = &v[0].settings.limits;
+    assert_eq!(l.len(), 2);
+    assert_eq!(
+        l[0].keys,
+        vec![
+            LimitKey::Family(1),
+            LimitKey::Move(p.move_by_name("F2").unwrap()),
+            LimitKey::Move(p.move_by_name("U").unwrap()),
+        ]
+    );
+    assert_eq!(l[0].max, 2);
+    assert_eq!(
+        (l[1].keys.clone(), l[1].max),
+        (vec![LimitKey::Family(2)], 1)
+    );
+    // The shared limit counts R2 (through R*) and F2, not F or U2.
+    let count = |n: &str| l[0].matches(&p, p.move_by_name(n).unwrap());
+    assert!(count("R2") && count("F2") && count("U"));
+    assert!(!count("F") && !count("U2"));
+}
+
+#[test]
+fn moves_limits_lines_are_refused_at_the_bad_word() {
+    let p = parse_puzzle(QUIRKY, "q.def").unwrap().0;
+    // Two ksolve+ pairs on one line: the number in the middle is named.
+    let e = scr_err(&p, "MoveLimits\nR* 1 F* 2\nEnd\nRandomScramble r\nEnd\n");
+    assert_eq!((e.line, e.col), (2, 4));
+    assert!(e.to_string().contains("its own line"), "{e}");
+    // A name without a limit.
+    let e = scr_err(&p, "MoveLimits\nR*\nEnd\nRandomScramble r\nEnd\n");
+    assert_eq!((e.line, e.col), (2, 4));
+    assert!(e.to_string().contains("needs a limit"), "{e}");
+    // An unknown move among shared names, and a missing number at the end.
+    let e = scr_err(&p, "MoveLimits\nR* Q F 1\nEnd\nRandomScramble r\nEnd\n");
+    assert!(matches!(*e.kind, ErrorKind::UnknownMove { .. }));
+    assert_eq!((e.line, e.col), (2, 4));
+    let e = scr_err(&p, "MoveLimits\nR* F U\nEnd\nRandomScramble r\nEnd\n");
+    assert!(matches!(*e.kind, ErrorKind::NotANumber { .. }));
+    assert_eq!((e.line, e.col), (2, 6));
+}
+
+/// `MoveCosts` weighs moves (`BASE*` for all powers, rows in order so a later row
+/// overrides), reads back through `write_def`, and refuses bad rows at their word.
+#[test]
+fn move_costs_weigh_moves_and_refuse_bad_rows() {
+    let base = String::from_utf8_lossy(QUIRKY).into_owned();
+    let p = puzzle(&format!("{base}\nMoveCosts\nR* 2\nR2 3\nU' 0\nEnd\n"));
+    let w = |n: &str| p.mv(p.move_by_name(n).unwrap()).weight;
+    assert_eq!((w("R"), w("R2"), w("R'")), (2, 3, 2));
+    assert_eq!((w("U"), w("U'"), w("F2")), (1, 0, 1));
+    assert!(p.has_weights());
+    assert_eq!(
+        p.move_cost(crate::puzzle::Metric::Qtm, p.move_by_name("R2").unwrap()),
+        6
+    );
+    let (q, _) = parse_puzzle(write_def(&p).as_bytes(), "w.def").unwrap();
+    assert_eq!(q, p);
+    assert!(!puzzle(&base).has_weights());
+    let bad = |rows: &str| {
+        parse_puzzle(
+            format!("{base}\nMoveCosts\n{rows}\nEnd\n").as_bytes(),
+            "c.def",
+        )
+        .expect_err("should be refused")
+    };
+    let e = bad("Q 1");
+    assert!(matches!(*e.kind, ErrorKind::UnknownMove { .. }));
+    assert_eq!((e.line, e.col), (28, 1));
+    let e = bad("R x");
+    assert!(matches!(*e.kind, ErrorKind::NotANumber { .. }));
+    assert_eq!((e.line, e.col), (28, 3));
+    let e = bad("R 101");
+    assert!(matches!(*e.kind, ErrorKind::TooLarge { .. }));
+    let e = bad("R 1 2");
+    assert_eq!((e.line, e.col), (28, 5));
+    let e = bad("Z* 1");
+    assert!(e.to_string().contains("`*` follows a move"), "{e}");
 }

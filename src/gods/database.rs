@@ -97,6 +97,31 @@ pub fn puzzle_key(puzzle: &Puzzle) -> u64 {
             num(&mut b, l as u64);
         }
     }
+    // Guards and a goal that is a set change every distance; puzzles without them hash
+    // as before, so their saved tables stay valid.
+    let cond = |b: &mut Vec<u8>, c: &crate::puzzle::Cond| {
+        num(b, c.set as u64);
+        num(b, c.pos as u64);
+        num(b, c.labels.len() as u64);
+        c.labels.iter().for_each(|&l| num(b, l as u64));
+    };
+    if puzzle.has_guards() || puzzle.goal_is_set() {
+        b.extend_from_slice(b"guards");
+        for g in &puzzle.guards {
+            let conds = g.as_ref().map_or(&[][..], |g| &g.conds[..]);
+            num(&mut b, conds.len() as u64);
+            conds.iter().for_each(|c| cond(&mut b, c));
+        }
+        b.extend(puzzle.free.iter().flatten().map(|&f| f as u8));
+        num(&mut b, puzzle.rules.len() as u64);
+        for r in &puzzle.rules {
+            cond(&mut b, &r.when);
+            match &r.then {
+                Some(t) => cond(&mut b, t),
+                None => num(&mut b, u64::MAX),
+            }
+        }
+    }
     content_hash(&b)
 }
 
@@ -474,7 +499,9 @@ pub fn open_or_build(
 /// Solves one scramble by the database method, or says `None` when the table cannot
 /// answer it as the scramble asks: a position that leaves parts unspecified (`?` or the
 /// definition's `Ignore`), `Slack` (which wants every near-optimal solution, not one),
-/// `MoveLimits`, or another metric than the table's. The caller then searches instead.
+/// `MoveLimits`, `MoveCosts` weights (the table counts moves), another metric than the
+/// table's, or a scramble file's goal (the table holds distances to `Solved`). The
+/// caller then searches instead.
 ///
 /// The answer is one optimal solution (the first in definition order at every step),
 /// already replayed on `start` by [`solve`]; its `nodes` are the moves read.
@@ -485,9 +512,22 @@ pub fn solve_scramble(
     ignore: &[IgnoreMask],
     settings: &SolveSettings,
 ) -> Option<Result<Outcome, DatabaseError>> {
-    if ignore.iter().chain(&puzzle.ignore).any(IgnoreMask::any)
+    // The definition's free positions (`?N` in `Solved`) are part of every distance in
+    // the table; only ignores beyond them make it unable to answer. A scramble file's
+    // goal is another target altogether, so it is searched for instead.
+    let beyond_free = |k: usize, m: &IgnoreMask| {
+        let free = |i: usize| puzzle.free.get(k).is_some_and(|f| f.get(i) == Some(&true));
+        m.perm.iter().enumerate().any(|(i, &p)| p && !free(i)) || m.ori.iter().any(|&o| o)
+    };
+    if ignore
+        .iter()
+        .enumerate()
+        .chain(puzzle.ignore.iter().enumerate())
+        .any(|(k, m)| beyond_free(k, m))
+        || settings.goal.is_some()
         || settings.slack > 0
         || !settings.limits.is_empty()
+        || puzzle.has_weights()
         || settings.metric != db.metric
     {
         return None;

@@ -11,6 +11,10 @@
 //! before it exactly when it is after it, so legality, judged once per known position,
 //! gives exact distances to solve for blocks and directed moves alike.
 //!
+//! Guards (`When`) are judged like blocks, in the position a move is made from (the
+//! predecessor `x`). The search may start from many positions at once (a goal that is a
+//! set of positions): layer 0 holds them all, so distances are to the nearest.
+//!
 //! Repeats are rejected by merging new candidates against the last `2 * max cost`
 //! layers when every move's inverse is a move (a predecessor cannot lie further away);
 //! directed moves can lead back to any depth, so they keep a hash set of every key.
@@ -88,6 +92,9 @@ pub(crate) struct Packer {
     label_blocks: Vec<Vec<usize>>,
     label_base: Vec<usize>,
     nblocks: usize,
+    /// Per transform: the guard of its forward move on packed keys, as (label shift,
+    /// label mask, allowed labels as a bit set); empty when unguarded.
+    guards: Vec<Vec<(u32, u128, u128)>>,
     template: State,
 }
 
@@ -177,6 +184,31 @@ impl Packer {
                 mask
             })
             .collect();
+        let mut guards = Vec::with_capacity(transforms.len());
+        for &b in touched_of {
+            let mut g = Vec::new();
+            if let Some(Some(guard)) = puzzle.guards.get(b) {
+                for c in &guard.conds {
+                    let p = offsets[c.set] + c.pos;
+                    let mut allowed = 0u128;
+                    for &l in &c.labels {
+                        // Labels past the largest the set holds can never be there.
+                        if (l as u32) < (1u32 << label_bits[p]) {
+                            if l >= 128 {
+                                return Err(GodError::TooLarge(
+                                    "a guard names a label past 127; the hash-set search \
+                                     tests guards on at most 128 labels"
+                                        .into(),
+                                ));
+                            }
+                            allowed |= 1u128 << l;
+                        }
+                    }
+                    g.push((label_shift[p], (1u128 << label_bits[p]) - 1, allowed));
+                }
+            }
+            guards.push(g);
+        }
         let mut touched: Vec<u128> = Vec::new();
         let touched_of: Vec<usize> = masks_of
             .iter()
@@ -259,6 +291,7 @@ impl Packer {
             label_blocks,
             label_base,
             nblocks: puzzle.blocks.len(),
+            guards,
             template: puzzle.solved.clone(),
         })
     }
@@ -397,6 +430,15 @@ impl Packer {
         self.nblocks == 0 || ok >> self.touched_of[t] & 1 == 1
     }
 
+    /// Whether the guard of transform `t`'s forward move holds in the position with key
+    /// `x` (always, for an unguarded move).
+    #[inline]
+    pub(crate) fn guard_holds(&self, t: usize, x: u128) -> bool {
+        self.guards[t]
+            .iter()
+            .all(|&(shift, mask, allowed)| allowed >> ((x >> shift) & mask) & 1 == 1)
+    }
+
     /// Number of blocks (the length of the mask scratch `legal` needs).
     pub(crate) fn nblocks(&self) -> usize {
         self.nblocks
@@ -446,6 +488,10 @@ fn candidates(
                         continue;
                     }
                     let x = packer.step(inv, y);
+                    // A guard is judged where the move is made from: the predecessor.
+                    if !packer.guard_holds(fwd, x) {
+                        continue;
+                    }
                     if undirected || !seen.contains(&x) {
                         out.push(x);
                     }
@@ -481,7 +527,7 @@ fn subtract(found: &mut Vec<u128>, layers: &[Vec<u128>]) {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     packer: &Packer,
-    start: u128,
+    starts: Vec<u128>,
     push_cols: &[Vec<(usize, usize)>],
     undirected: bool,
     budget: u64,
@@ -490,13 +536,16 @@ pub(crate) fn run(
     on_layer: &Layers,
 ) -> Result<HashedRun, GodError> {
     let mut seen = KeySet::default();
+    let mut starts = starts;
+    starts.sort_unstable();
+    starts.dedup();
     if !undirected {
-        seen.insert(start);
+        seen.extend(starts.iter().copied());
     }
-    let mut layers: Vec<Vec<u128>> = vec![vec![start]];
-    let mut positions = 1u64;
+    let mut positions = starts.len() as u64;
+    on_layer(0, positions);
+    let mut layers: Vec<Vec<u128>> = vec![starts];
     let reach = 2 * push_cols.len();
-    on_layer(0, 1);
     loop {
         let d = layers.len() - 1;
         if d as u32 >= max_depth {
@@ -506,7 +555,10 @@ pub(crate) fn run(
             .filter(|&c| d + 1 >= c)
             .map(|c| layers[d + 1 - c].len() as u64)
             .sum();
-        progress.start(&format!("depth {}", d + 1), Some(total));
+        progress.start(
+            &format!("positions at distance {} from solved", d + 1),
+            Some(total),
+        );
         // Refuse before a layer that would not fit, guessing its size from the growth of
         // the last one, rather than after filling memory.
         if d >= 1 {

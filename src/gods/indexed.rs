@@ -116,7 +116,10 @@ pub(crate) fn run(
         let (found, list) = match (&sources, pull) {
             (Some(src), false) => {
                 let total = src.iter().map(|(_, l)| l.len() as u64).sum();
-                progress.start(&format!("depth {}", d + 1), Some(total));
+                progress.start(
+                    &format!("positions at distance {} from solved", d + 1),
+                    Some(total),
+                );
                 match plan.bits {
                     2 => step.push_lists::<2>(src),
                     4 => step.push_lists::<4>(src),
@@ -124,7 +127,10 @@ pub(crate) fn run(
                 }
             }
             _ => {
-                progress.start(&format!("depth {}", d + 1), Some(words as u64));
+                progress.start(
+                    &format!("positions at distance {} from solved", d + 1),
+                    Some(words as u64),
+                );
                 match plan.bits {
                     2 => step.run::<2>(nchunks, pull),
                     4 => step.run::<4>(nchunks, pull),

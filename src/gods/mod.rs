@@ -20,6 +20,7 @@ pub mod database;
 mod hashed;
 mod index;
 mod indexed;
+pub mod sample;
 mod table;
 
 use crate::memory;
@@ -28,6 +29,7 @@ use crate::puzzle::{Metric, MoveId, Puzzle, State, Transform};
 use index::Indexer;
 use std::time::Instant;
 
+pub(crate) use hashed::{KeyHasher, Packer};
 pub use index::IndexError;
 
 /// Called after each finished layer with its depth and size (so the command line can
@@ -136,6 +138,15 @@ impl GodTable {
     /// The largest distance (God's number for this puzzle and metric).
     pub fn max_depth(&self) -> usize {
         self.counts.len() - 1
+    }
+
+    /// The exact distances of a hash-set search (computed with `keep_distances`), by
+    /// packed key ([`Packer`]), sorted; `None` for the indexed search.
+    pub(crate) fn into_key_distances(self) -> Option<Vec<(u128, u16)>> {
+        match self.distances {
+            Some(Distances::Hashed(v)) => Some(v),
+            _ => None,
+        }
     }
 
     /// Whether exact distances were kept for saving.
@@ -334,8 +345,14 @@ pub fn compute(
                  use the hashed search",
             ))
         }
+        Method::Indexed if puzzle.has_guards() || puzzle.goal_is_set() => {
+            return Err(GodError::Unsupported(
+                "the indexed search cannot follow guarded moves (`When`) or a goal that is a \
+                 set of positions; use the hashed search",
+            ))
+        }
         Method::Indexed => false,
-        Method::Auto => !puzzle.blocks.is_empty(),
+        Method::Auto => !puzzle.blocks.is_empty() || puzzle.has_guards() || puzzle.goal_is_set(),
     };
     let mut table = if use_hash {
         hashed_table(puzzle, opts, &info, progress, on_layer)?
@@ -398,7 +415,7 @@ fn indexed_table(
     progress: &dyn Progress,
     on_layer: &Layers,
 ) -> Result<GodTable, GodError> {
-    progress.start("move tables", None);
+    progress.start("move tables of the perfect index", None);
     let limit = if opts.tuning.move_tables {
         move_table_limit(opts.memory)
     } else {
@@ -491,12 +508,20 @@ fn hashed_table(
     on_layer: &Layers,
 ) -> Result<GodTable, GodError> {
     let packer = hashed::Packer::new(puzzle, &info.transforms, &info.base_of)?;
-    let start = packer.key(&puzzle.solved);
     let classes = info.classes();
     let budget = match memory::total_memory() {
         Some(m) => opts.memory.min(m),
         None => opts.memory,
     };
+    let most = (budget / hashed::BYTES_PER_POSITION).min(usize::MAX as u64) as usize;
+    let goals = puzzle
+        .goal_positions(most)
+        .ok_or_else(|| GodError::OverBudget {
+            what: format!("the goal is a set of more than {most} positions"),
+            need: (most as u64 + 1).saturating_mul(hashed::BYTES_PER_POSITION),
+            budget,
+        })?;
+    let starts: Vec<u128> = goals.iter().map(|g| packer.key(g)).collect();
     let max_depth = if opts.keep_distances {
         u16::MAX as u32 - 1
     } else {
@@ -504,7 +529,7 @@ fn hashed_table(
     };
     let run = hashed::run(
         &packer,
-        start,
+        starts,
         &classes,
         !info.directed,
         budget,
@@ -586,7 +611,7 @@ pub(crate) fn solve_by_distances(
         out.push(m);
         d = e;
     }
-    (cur == puzzle.solved).then_some(out)
+    puzzle.is_solved(&cur, &[]).then_some(out)
 }
 
 #[cfg(test)]

@@ -107,7 +107,7 @@ impl Subgroup {
         for (c, (row, p)) in self.pivots.iter().enumerate() {
             // Earlier columns are already zero and the row vanishes there, so only
             // this column decides.
-            if v[c] % p != 0 {
+            if !v[c].is_multiple_of(*p) {
                 return false;
             }
             let q = v[c] / p;

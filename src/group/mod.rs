@@ -13,6 +13,7 @@
 mod abelian;
 mod bigint;
 mod chain;
+pub mod goal;
 mod invariants;
 mod order;
 pub(crate) mod points;

@@ -10,9 +10,13 @@
 //! move's orientation by *source* position (ksolve+'s convention); [`Transform::from_ksolve`]
 //! converts once at load time so the hot paths never see the other form.
 
+mod goal;
+mod guard;
 pub(crate) mod moves;
 mod target;
 
+pub use goal::{union_masks, Goal, GoalPosition};
+pub use guard::{Cond, Guard, Rule};
 pub use moves::{order, power_name, qtm_cost, MoveId};
 pub use target::{LimitKey, Metric, MoveLimit, Scramble, ScrambleSource, SolveSettings, Target};
 
@@ -163,6 +167,9 @@ pub struct Move {
     pub power: u32,
     /// The cost of this move in the quarter-turn metric: `min(power, order - power)`.
     pub qtm: u32,
+    /// The definition's `MoveCosts` weight (1 when none is given): the search counts
+    /// this move as `weight` times its cost in the metric ([`Puzzle::move_cost`]).
+    pub weight: u32,
     pub effect: Transform,
 }
 
@@ -207,6 +214,18 @@ pub struct Puzzle {
     /// Other names for moves (twsearch's `MoveAlias`, powers included): accepted
     /// wherever a move is named, never searched as moves of their own.
     pub aliases: Vec<(String, MoveId)>,
+    /// The sticker map (our `Stickers ... End` block), when the definition has one: how
+    /// positions look, and how they are read from their colours.
+    pub stickers: Option<crate::sticker::StickerMap>,
+    /// Per base move: the condition on the position it is made from (a sliding block
+    /// needs empty cells to slide into), if any. See [`Guard`].
+    pub guards: Vec<Option<Guard>>,
+    /// Per set and position: whether the goal leaves it free (`?` in `Solved`), so
+    /// that the goal is the set of positions agreeing with `solved` elsewhere. Empty
+    /// rows when the goal is one position.
+    pub free: Vec<Vec<bool>>,
+    /// Which positions are well formed (see [`Rule`]); empty when all are.
+    pub rules: Vec<Rule>,
 }
 
 impl Puzzle {
@@ -245,6 +264,7 @@ impl Puzzle {
                     base: b,
                     power: j,
                     qtm: if directed { 1 } else { qtm_cost(j, order) },
+                    weight: 1,
                     effect: acc.clone(),
                 });
                 acc = acc.then(&effect, &sets);
@@ -259,6 +279,7 @@ impl Puzzle {
             });
         }
         let n = moves.len();
+        let nbase = base_moves.len();
         Puzzle {
             name,
             sets,
@@ -269,6 +290,10 @@ impl Puzzle {
             blocks,
             forbidden: vec![false; n * n],
             aliases: Vec::new(),
+            stickers: None,
+            guards: vec![None; nbase],
+            free: Vec::new(),
+            rules: Vec::new(),
         }
     }
 
@@ -302,7 +327,13 @@ impl Puzzle {
     }
 
     /// Whether base moves `a` and `b` commute (their effects compose the same both ways).
+    /// A guarded move commutes with nothing: one move may open or close the cells the
+    /// other needs, so the order of the two is never free.
     pub fn commute(&self, a: usize, b: usize) -> bool {
+        let guarded = |i: usize| self.guards.get(i).is_some_and(Option::is_some);
+        if guarded(a) || guarded(b) {
+            return false;
+        }
         let (x, y) = (&self.base_moves[a].effect, &self.base_moves[b].effect);
         x.then(y, &self.sets) == y.then(x, &self.sets)
     }
@@ -355,9 +386,13 @@ impl Puzzle {
         names.join(" ")
     }
 
-    /// Whether `state` may make move `m` without splitting a block: for every block, the
-    /// positions holding its pieces are either all touched by the move or none are.
+    /// Whether `state` may make move `m`: its guard holds, and it splits no block (for
+    /// every block, the positions holding its pieces are either all touched by the move
+    /// or none are).
     pub fn block_allows(&self, state: &State, m: MoveId) -> bool {
+        if !self.guard_allows(state, m) {
+            return false;
+        }
         if self.blocks.is_empty() {
             return true;
         }

@@ -1,7 +1,8 @@
 //! What a scramble file asks for: a position to solve (with the parts it ignores), and
 //! the settings in force for it (metric, depth limit, slack, move limits).
 
-use super::{IgnoreMask, MoveId, Puzzle, State};
+use super::{Goal, IgnoreMask, MoveId, Puzzle, State};
+use std::sync::Arc;
 
 /// How a solution's length is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -41,20 +42,38 @@ pub enum LimitKey {
     Family(usize),
 }
 
-/// At most `max` moves matching `key` in a solution (0 forbids them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// At most `max` moves matching any of `keys` in a solution (0 forbids them). One
+/// `MoveLimits` line is one limit: with several names (`SA* SB* 1`) the moves they name
+/// share the one count, and a move named twice on a line still counts once.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MoveLimit {
-    pub key: LimitKey,
+    /// Never empty.
+    pub keys: Vec<LimitKey>,
     pub max: u32,
 }
 
-impl MoveLimit {
-    /// Whether move `m` counts against this limit.
-    pub fn matches(&self, puzzle: &Puzzle, m: MoveId) -> bool {
-        match self.key {
+impl LimitKey {
+    /// Whether move `m` is one this key names.
+    pub fn matches(self, puzzle: &Puzzle, m: MoveId) -> bool {
+        match self {
             LimitKey::Move(id) => id == m,
             LimitKey::Family(b) => puzzle.mv(m).base == b,
         }
+    }
+}
+
+impl MoveLimit {
+    /// A limit on the moves of one key (a ksolve+ `MoveLimits` line).
+    pub fn single(key: LimitKey, max: u32) -> MoveLimit {
+        MoveLimit {
+            keys: vec![key],
+            max,
+        }
+    }
+
+    /// Whether move `m` counts against this limit.
+    pub fn matches(&self, puzzle: &Puzzle, m: MoveId) -> bool {
+        self.keys.iter().any(|k| k.matches(puzzle, m))
     }
 }
 
@@ -67,6 +86,10 @@ pub struct SolveSettings {
     pub slack: u32,
     pub metric: Metric,
     pub limits: Vec<MoveLimit>,
+    /// The goal set by the scramble file's `Goal` / `GoalAlg` blocks, or `None` for the
+    /// definition's `Solved` state. Shared, since every scramble after the blocks
+    /// carries it.
+    pub goal: Option<Arc<Goal>>,
 }
 
 impl SolveSettings {
@@ -93,6 +116,7 @@ impl Default for SolveSettings {
             slack: 0,
             metric: Metric::Htm,
             limits: Vec::new(),
+            goal: None,
         }
     }
 }
@@ -123,6 +147,10 @@ pub enum ScrambleSource {
     Alg(Vec<MoveId>),
     /// `RandomScramble NAME`: a random reachable position, drawn when solving.
     Random,
+    /// `ScrambleFacelets NAME` (or `--facelets`) whose colours no real position shows,
+    /// or show a position no sequence of moves reaches: why, in words. A colouring that
+    /// is a reachable position becomes a `Position` instead.
+    Impossible(String),
 }
 
 /// One scramble of a scramble file, with the settings in force where it stands.
@@ -136,8 +164,22 @@ pub struct Scramble {
 }
 
 impl Puzzle {
+    /// What move `m` costs a solution in `metric`: the metric's count (1, or the quarter
+    /// turns) times the move's `MoveCosts` weight, so a weight of 2 doubles a move in
+    /// either metric and 0 makes it free.
+    #[inline]
+    pub fn move_cost(&self, metric: Metric, m: MoveId) -> u32 {
+        metric.cost(self, m).max(1) * self.mv(m).weight
+    }
+
+    /// Whether the definition gives some move a weight other than 1 (`MoveCosts`).
+    pub fn has_weights(&self) -> bool {
+        self.moves.iter().any(|m| m.weight != 1)
+    }
+
     /// Whether `state` counts as solved when the positions marked in `ignore` may hold
-    /// anything: every other position holds the solved label and orientation.
+    /// anything: every other position holds the solved label and orientation. The
+    /// positions the definition's goal leaves free ([`Puzzle::free`]) are always skipped.
     pub fn is_solved(&self, state: &State, ignore: &[IgnoreMask]) -> bool {
         state
             .sets
@@ -147,7 +189,8 @@ impl Puzzle {
             .all(|(k, (s, goal))| {
                 let mask = ignore.get(k);
                 (0..s.perm.len()).all(|i| {
-                    let skip_p = mask.is_some_and(|m| m.perm.get(i) == Some(&true));
+                    let free = self.free.get(k).is_some_and(|f| f.get(i) == Some(&true));
+                    let skip_p = free || mask.is_some_and(|m| m.perm.get(i) == Some(&true));
                     let skip_o = mask.is_some_and(|m| m.ori.get(i) == Some(&true));
                     (skip_p || s.perm[i] == goal.perm[i]) && (skip_o || s.ori[i] == goal.ori[i])
                 })

@@ -14,7 +14,14 @@
 //!   names that power. So a base move whose powers are named by a limit (`F2 1`, or all
 //!   of `F2 0`, `F' 0` for clockwise turns only), or that is directed, may repeat, and the
 //!   state counts the power gathered so far: the repeat is refused only when the run
-//!   comes to nothing, or to a power that no limit names.
+//!   comes to nothing, or to a power that no limit names. A shared limit (several names
+//!   on one `MoveLimits` line) counts a move when any of its names does, so the same
+//!   holds: the merged power is counted by it only through a family name, which counted
+//!   both merged moves too, or through naming that power, which makes the base
+//!   repeatable.
+//! - `MoveCosts` weights can make a merge dearer than the run it replaces (`R2 5`, where
+//!   R R costs 2); a base where some two powers cost less than their product is
+//!   repeatable in the same way, with every power counted as named.
 //! - The user's `ForbiddenPairs` and `ForbiddenGroups` hold between adjacent moves, so
 //!   the state also remembers the last move.
 //!
@@ -24,7 +31,7 @@
 //! states (puzzles with many mutually commuting moves), the automaton falls back to the
 //! pairwise rule (state = last move), with the same limit-aware merge test.
 
-use crate::puzzle::{LimitKey, MoveId, MoveLimit, Puzzle};
+use crate::puzzle::{LimitKey, Metric, MoveId, MoveLimit, Puzzle};
 use std::collections::HashMap;
 
 /// The transition to a refused move.
@@ -136,6 +143,25 @@ impl Rules<'_> {
     }
 }
 
+/// Whether every two powers of `b` cost at least as much as the power they make, in
+/// both metrics (then, pair by pair, so does every run).
+fn merges_are_cheaper(puzzle: &Puzzle, b: &crate::puzzle::BaseMove) -> bool {
+    let n = b.powers.len();
+    let order = b.order as usize;
+    if b.directed || n < 2 {
+        return true;
+    }
+    [Metric::Htm, Metric::Qtm].iter().all(|&metric| {
+        let cost = |i: usize| puzzle.move_cost(metric, b.powers[i]);
+        (0..n).all(|i| {
+            (0..n).all(|j| {
+                let c = (i + 1 + j + 1) % order;
+                c == 0 || cost(c - 1) <= cost(i) + cost(j)
+            })
+        })
+    })
+}
+
 impl Canon {
     /// The automaton for `puzzle` under `limits` (only per-move limits change it).
     pub fn new(puzzle: &Puzzle, limits: &[MoveLimit]) -> Canon {
@@ -149,9 +175,19 @@ impl Canon {
             }
         }
         let mut named = vec![false; puzzle.moves.len()];
-        for l in limits {
-            if let LimitKey::Move(m) = l.key {
+        for k in limits.iter().flat_map(|l| &l.keys) {
+            if let LimitKey::Move(m) = *k {
                 named[m.index()] = true;
+            }
+        }
+        // With `MoveCosts` weights a merge may cost more than the moves it replaces
+        // (`R2 5`: R R is cheaper): such a base's runs are kept as if a limit named
+        // every power, so only runs that gather to nothing are refused.
+        for b in &puzzle.base_moves {
+            if !merges_are_cheaper(puzzle, b) {
+                for m in &b.powers {
+                    named[m.index()] = true;
+                }
             }
         }
         let repeatable = puzzle
@@ -282,10 +318,7 @@ mod tests {
     }
 
     fn limit(p: &Puzzle, name: &str, max: u32) -> MoveLimit {
-        MoveLimit {
-            key: LimitKey::Move(p.move_by_name(name).unwrap()),
-            max,
-        }
+        MoveLimit::single(LimitKey::Move(p.move_by_name(name).unwrap()), max)
     }
 
     /// The published numbers of canonical 3x3x3 sequences in the half-turn metric.

@@ -10,25 +10,35 @@
 //!   scramble's move limits ([`canon::Canon`]),
 //!   block-legal in the state it is made from ([`Puzzle::block_allows`]) and within the
 //!   move limits; a sequence is a solution when its cost equals the bound and the end
-//!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]).
+//!   state is solved under the scramble's own ignore masks ([`Puzzle::is_solved`]), or,
+//!   when the scramble file sets a goal, matches one of the goal's positions
+//!   ([`crate::puzzle::Goal::reached_by`]).
 //! - Every solution is replayed on the piece-level model before it is returned; a
 //!   mismatch is an internal error, never an answer.
+//! - Guarded moves (`When`) are tried only where their guard holds: each node carries
+//!   its labels, flat, beside its component values. The pruning tables ignore guards
+//!   (every guard counts as met there), which only lowers their bounds: admissible.
 //! - The inner loop allocates nothing: node states are rows of a preallocated array of
 //!   component values, advanced through move tables.
 
 pub mod canon;
+mod guarded;
 mod inverse;
 pub mod ordered;
 mod probe;
 pub mod random;
 mod worker;
+mod zero;
 
 use canon::Canon;
+use guarded::Guards;
 use ordered::Buffering;
 use worker::search_bound;
 
 use crate::progress::Progress;
-use crate::puzzle::{IgnoreMask, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State};
+use crate::puzzle::{
+    union_masks, Goal, IgnoreMask, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State,
+};
 use crate::symmetry::SymmetryGroup;
 use crate::table::comp::{CompError, CompKind, CompSpec, Component};
 use crate::table::plan::set_specs;
@@ -53,6 +63,10 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// How many solutions may wait for their turn while threads search ahead.
     pub buffering: Buffering,
+    /// Search guarded puzzles without their exact distance table (pruning tables only);
+    /// for tests that check the search itself against brute force.
+    #[doc(hidden)]
+    pub no_exact_table: bool,
 }
 
 /// How a search ended.
@@ -100,6 +114,14 @@ pub enum SearchError {
          a piece but not its twist: not supported"
     )]
     Unsupported(String),
+    /// The moves of weight 0 make too many positions for runs of them to be bounded.
+    #[error(
+        "the moves of cost 0 ({moves}) reach more than {limit} arrangements by themselves; \
+         expected free moves that generate a small group (such as whole-puzzle rotations)"
+    )]
+    ZeroCostGroup { moves: String, limit: usize },
+    #[error("cannot search a puzzle with guarded moves: {0}")]
+    Guarded(#[from] crate::gods::GodError),
 }
 
 /// A solver for one puzzle: its tables and the search.
@@ -112,6 +134,11 @@ pub struct Solver<'p> {
     /// The definition's symmetries, found at the first search that probes with them
     /// (`None` inside when they could not be found: the search then goes without).
     symmetry: Option<Option<SymmetryGroup>>,
+    /// [`Ctx::zero_run`], computed at the first search.
+    zero_run: Option<u32>,
+    /// For guarded puzzles: the packed-key form of the moves and the exact distance
+    /// tables built so far (see [`guarded`]).
+    guarded: Option<guarded::GuardTables>,
 }
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
@@ -146,10 +173,14 @@ struct Ctx<'a> {
     /// Which move may follow which (depends on the scramble's move limits).
     canon: &'a Canon,
     cost: Vec<u32>,
+    /// The most moves of cost 0 in a row a search tries (0 when every move costs
+    /// something): enough for any product of them ([`zero::longest_run`]).
+    zero_run: u32,
     base: Vec<u32>,
     prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
-    /// Slots whose value must be in the bit set for the position to be solved.
-    goal: Vec<(usize, BitVec<u64, Lsb0>)>,
+    /// Per goal position, the slots whose value must be in the bit set for the node to
+    /// be that position; a node is solved when it is any of them.
+    goal: Vec<Vec<(usize, BitVec<u64, Lsb0>)>>,
     /// Per block: (slot, set) of each of its pieces.
     blocks: Vec<Vec<(usize, usize)>>,
     touched: Vec<Vec<u128>>,
@@ -162,6 +193,31 @@ struct Ctx<'a> {
     inverse: Option<inverse::InverseProbe<'a>>,
     /// The position to solve.
     start_state: &'a State,
+    /// Where workers report the nodes they generate, in batches.
+    progress: &'a dyn Progress,
+    /// The guards, when some move has one.
+    guards: Option<Guards<'a>>,
+}
+
+/// The scramble's ignore masks with the goal's free positions (`?` in `Solved`) added.
+fn with_free(puzzle: &Puzzle, ignore: &[IgnoreMask]) -> Vec<IgnoreMask> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(k, def)| {
+            let mut m = ignore.get(k).cloned().unwrap_or_else(|| IgnoreMask {
+                perm: vec![false; def.size],
+                ori: vec![false; def.size],
+            });
+            if let Some(free) = puzzle.free.get(k) {
+                for (p, &f) in m.perm.iter_mut().zip(free) {
+                    *p |= f;
+                }
+            }
+            m
+        })
+        .collect()
 }
 
 impl Ctx<'_> {
@@ -203,6 +259,8 @@ impl<'p> Solver<'p> {
             tables,
             canon: None,
             symmetry: None,
+            zero_run: None,
+            guarded: None,
         }
     }
 
@@ -213,8 +271,13 @@ impl<'p> Solver<'p> {
 
     /// Builds (or loads) the pruning tables for `metric` now rather than at the first
     /// scramble that needs them.
-    pub fn prepare(&mut self, metric: Metric, progress: &dyn Progress) -> Result<(), SearchError> {
-        self.tables.pruning(self.puzzle, metric, progress)?;
+    pub fn prepare(
+        &mut self,
+        metric: Metric,
+        goal: Option<&Goal>,
+        progress: &dyn Progress,
+    ) -> Result<(), SearchError> {
+        self.tables.pruning(self.puzzle, metric, goal, progress)?;
         Ok(())
     }
 
@@ -257,6 +320,13 @@ impl<'p> Solver<'p> {
         on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
     ) -> Result<Outcome, SearchError> {
         let puzzle = self.puzzle;
+        let merged;
+        let ignore = if puzzle.goal_is_set() {
+            merged = with_free(puzzle, ignore);
+            &merged[..]
+        } else {
+            ignore
+        };
         if !puzzle.blocks.is_empty() && puzzle.base_moves.len() > 128 {
             return Err(SearchError::TooManyMoves(puzzle.base_moves.len()));
         }
@@ -264,6 +334,14 @@ impl<'p> Solver<'p> {
             return Err(SearchError::TooManyLimits(settings.limits.len()));
         }
         let canon = self.canon_for(&settings.limits);
+        let zero_run = match self.zero_run {
+            Some(r) => r,
+            None => {
+                let r = zero::longest_run(puzzle)?;
+                self.zero_run = Some(r);
+                r
+            }
+        };
         let unreachable = Outcome {
             status: Status::Unreachable,
             length: None,
@@ -271,13 +349,38 @@ impl<'p> Solver<'p> {
             nodes: 0,
             probes: 0,
         };
+        // The positions that count as solved, each with what it leaves free: the
+        // definition's `Solved` with the scramble's `?` marks, or every position of the
+        // scramble file's goal with its own `?` marks and the scramble's.
+        let goal = settings.goal.as_deref();
+        let targets: Vec<(&State, Vec<IgnoreMask>)> = match goal {
+            None => vec![(&puzzle.solved, ignore.to_vec())],
+            Some(g) => g
+                .positions
+                .iter()
+                .map(|p| {
+                    (
+                        &p.target.state,
+                        union_masks(puzzle, &p.target.ignore, ignore),
+                    )
+                })
+                .collect(),
+        };
+        // The components of the goal test see what the masks allow. A goal's positions
+        // may hold any pieces where they are free, so with a goal every piece is told
+        // apart (the relabelling by mask is drawn from the solved state).
+        let spec_mask = |set: usize| match goal {
+            None => ignore.get(set),
+            Some(_) => None,
+        };
         // The move tables the goal test reads must fit the budget; say how much they
         // need before building any.
-        crate::table::plan::check_goal(puzzle, ignore, self.tables.budget())?;
+        let budget_masks = if goal.is_some() { &[][..] } else { ignore };
+        crate::table::plan::check_goal(puzzle, budget_masks, self.tables.budget())?;
         // Components: what the goal test needs, then what the pruning tables read.
         let mut goal_specs: Vec<CompSpec> = Vec::new();
         for set in 0..puzzle.sets.len() {
-            let (parts, ori) = set_specs(puzzle, set, ignore.get(set));
+            let (parts, ori) = set_specs(puzzle, set, spec_mask(set));
             // Parts that carry orientations only see the orientation of pieces they
             // track; a position whose piece is ignored but whose twist is not would go
             // unchecked.
@@ -285,9 +388,11 @@ impl<'p> Solver<'p> {
                 .iter()
                 .any(|p| matches!(p.kind, CompKind::Pieces { .. }));
             if pieces {
-                if let Some(m) = ignore.get(set) {
-                    if m.perm.iter().zip(&m.ori).any(|(&p, &o)| p && !o) {
-                        return Err(SearchError::Unsupported(puzzle.sets[set].name.clone()));
+                for (_, masks) in &targets {
+                    if let Some(m) = masks.get(set) {
+                        if m.perm.iter().zip(&m.ori).any(|(&p, &o)| p && !o) {
+                            return Err(SearchError::Unsupported(puzzle.sets[set].name.clone()));
+                        }
                     }
                 }
             }
@@ -318,17 +423,21 @@ impl<'p> Solver<'p> {
         }
         let prune_comps: Vec<(Vec<CompId>, usize)> = self
             .tables
-            .pruning(puzzle, settings.metric, progress)?
+            .pruning(puzzle, settings.metric, goal, progress)?
             .iter()
             .enumerate()
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
+        if puzzle.has_guards() {
+            self.guarded(settings.metric, !options.no_exact_table, progress)?;
+        }
+        let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
         let tables = &self.tables;
 
         // Slots: every distinct component once, then one per block piece.
         let mut slot_of: Vec<CompId> = Vec::new();
         let goal_slots: Vec<usize> = goal_ids.iter().map(|&id| slot(id, &mut slot_of)).collect();
-        let pruning_all = &tables_pruning(tables, settings.metric);
+        let pruning_all = tables.built_pruning(settings.metric, goal);
         let prune_slots: Vec<Vec<(usize, u64)>> = prune_comps
             .iter()
             .map(|(ids, i)| {
@@ -366,16 +475,22 @@ impl<'p> Solver<'p> {
             }
             blocks.push(pieces);
         }
-        let goal: Vec<(usize, BitVec<u64, Lsb0>)> = goal_ids
+        // Per goal position, the values each goal component may take there.
+        let goal_bits: Vec<Vec<(usize, BitVec<u64, Lsb0>)>> = targets
             .iter()
-            .zip(&goal_slots)
-            .map(|(&id, &s)| {
-                let c = tables.comp(id);
-                let mut bits = bitvec![u64, Lsb0; 0; c.count as usize];
-                for v in c.goal_values(puzzle, ignore.get(c.spec.set)) {
-                    bits.set(v as usize, true);
-                }
-                (s, bits)
+            .map(|(state, masks)| {
+                goal_ids
+                    .iter()
+                    .zip(&goal_slots)
+                    .map(|(&id, &s)| {
+                        let c = tables.comp(id);
+                        let mut bits = bitvec![u64, Lsb0; 0; c.count as usize];
+                        for v in c.goal_values_at(state, masks.get(c.spec.set)) {
+                            bits.set(v as usize, true);
+                        }
+                        (s, bits)
+                    })
+                    .collect()
             })
             .collect();
 
@@ -390,8 +505,17 @@ impl<'p> Solver<'p> {
                     .fold(0u64, |acc, (i, _)| acc | 1 << i)
             })
             .collect();
+        // The probes' bounds hold for distances to the definition's goal under the
+        // definition's moves. A scramble file's goal need not be kept by a symmetry (nor
+        // by inversion), and a guard may forbid the image of a move the symmetry maps
+        // onto: both go without them.
+        let probes_off = options.no_probes
+            || settings.goal.is_some()
+            || puzzle.guards.iter().any(Option::is_some);
         let no_probes = probe::SymProbes::default();
-        let sym = if options.no_symmetry || options.no_probes {
+        // Symmetries are found from the moves' effects alone; with `MoveCosts` a move's
+        // image may cost another amount, so distances need not carry over.
+        let sym = if options.no_symmetry || probes_off || puzzle.has_weights() {
             no_probes
         } else {
             let group = self
@@ -409,7 +533,7 @@ impl<'p> Solver<'p> {
             }
         };
         let cost = move_costs(puzzle, settings.metric);
-        let inverse = if options.no_probes {
+        let inverse = if probes_off {
             None
         } else {
             let prune: Vec<Vec<(&Component, u64)>> = prune_comps
@@ -430,23 +554,38 @@ impl<'p> Solver<'p> {
             start: start_vals,
             canon: &canon,
             cost,
+            zero_run,
             base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
             prune: prune_slots
                 .into_iter()
                 .zip(prune_comps.iter())
                 .map(|(s, (_, i))| (s, &pruning_all[*i].table))
                 .collect(),
-            goal,
+            goal: goal_bits,
             blocks,
-            touched: touched_by(puzzle),
+            // Only blocks read these masks, and only with blocks are base moves capped at
+            // 128 (a sliding puzzle has hundreds).
+            touched: if puzzle.blocks.is_empty() {
+                Vec::new()
+            } else {
+                touched_by(puzzle)
+            },
             limit_mask,
             limit_max: limits.iter().map(|l| l.max).collect(),
             sym,
             inverse,
             start_state: start,
+            progress,
+            guards: match &guard_tables {
+                Some(g) => Some(Guards::new(g, puzzle, start, ignore, settings.metric)?),
+                None => None,
+            },
         };
 
-        let h0 = ctx.heuristic(&ctx.start);
+        let mut h0 = ctx.heuristic(&ctx.start);
+        if let Some(g) = &ctx.guards {
+            h0 = h0.max(g.bound(g.start));
+        }
         if h0 >= INFINITE {
             return Ok(unreachable);
         }
@@ -465,14 +604,17 @@ impl<'p> Solver<'p> {
         let mut total = 0usize;
         let mut bound = h0;
         while bound <= settings.max_depth && total < cap {
-            progress.start(&format!("searching depth {bound}"), None);
+            progress.searching(bound);
             let want = cap - total;
             let mut seq = Vec::new();
+            let mut found = total as u64;
             let mut sink = |p: &[u16]| -> Result<(), SearchError> {
                 seq.clear();
                 seq.extend(p.iter().map(|&m| MoveId(m)));
                 replay(puzzle, &canon, start, ignore, settings, bound, &seq)?;
                 on_solution(bound, &seq);
+                found += 1;
+                progress.solutions(found);
                 Ok(())
             };
             let (emitted, nodes) =
@@ -493,6 +635,26 @@ impl<'p> Solver<'p> {
             bound += 1;
         }
         Ok(outcome)
+    }
+
+    /// Prepares the guarded search's tables for `metric`.
+    fn guarded(
+        &mut self,
+        metric: Metric,
+        exact: bool,
+        progress: &dyn Progress,
+    ) -> Result<(), SearchError> {
+        if self.guarded.is_none() {
+            self.guarded = Some(guarded::GuardTables::new(self.puzzle)?);
+        }
+        let budget = self.tables.budget();
+        if let Some(g) = &mut self.guarded {
+            g.use_exact = exact;
+            if exact {
+                g.prepare(self.puzzle, metric, budget, progress);
+            }
+        }
+        Ok(())
     }
 
     /// The canonical automaton for these move limits, rebuilt only when they change.
@@ -530,7 +692,7 @@ pub(crate) fn replay(
         if !puzzle.block_allows(&state, m) {
             return Err(fail());
         }
-        cost += settings.metric.cost(puzzle, m);
+        cost += puzzle.move_cost(settings.metric, m);
         state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
     }
     for l in &settings.limits {
@@ -538,10 +700,11 @@ pub(crate) fn replay(
             return Err(fail());
         }
     }
-    if cost != bound
-        || state != puzzle.apply_sequence(start, seq)
-        || !puzzle.is_solved(&state, ignore)
-    {
+    let solved = match settings.goal.as_deref() {
+        None => puzzle.is_solved(&state, ignore),
+        Some(goal) => goal.reached_by(&state, ignore).is_some(),
+    };
+    if cost != bound || state != puzzle.apply_sequence(start, seq) || !solved {
         return Err(fail());
     }
     Ok(())
@@ -556,11 +719,6 @@ fn slot(id: CompId, slot_of: &mut Vec<CompId>) -> usize {
             slot_of.len() - 1
         }
     }
-}
-
-/// The pruning tables already built for `metric`.
-fn tables_pruning(tables: &Tables, metric: Metric) -> &[crate::table::Pruning] {
-    tables.built_pruning(metric)
 }
 
 #[cfg(test)]

@@ -1,24 +1,32 @@
-//! Random positions for `RandomScramble` where the group cannot draw uniformly (puzzles
-//! with `Block`s, whose legal positions are only part of the group's orbit, and puzzles
-//! too large for [`crate::group::Group`]): a long random walk from the solved state,
-//! each step a uniformly chosen move that the `Block` rule allows in the current state.
+//! Random positions: uniform ones for `RandomScramble` (through the group), and random
+//! walks where the group cannot draw uniformly (puzzles with `Block`s, whose legal
+//! positions are only part of the group's orbit, and puzzles too large for
+//! [`crate::group::Group`]) or where a walk is what is asked (`ksolve stats --walk`).
 //!
-//! A walk reaches only reachable positions, which is what ksolve+ promises. It is not
-//! exactly uniform over the reachable positions, but after this many steps it is close
-//! on every puzzle small enough to solve optimally.
+//! A walk moves from the solved state, each step a uniformly chosen move that the
+//! `Block` rule allows in the current state. It reaches only reachable positions, which
+//! is what ksolve+ promises. A walk of [`WALK_STEPS`] is not exactly uniform over the
+//! reachable positions, but it is close on every puzzle small enough to solve optimally.
 
+use crate::group::Group;
 use crate::puzzle::{MoveId, Puzzle, State};
 use crate::rng::Rng;
 
-/// Steps of the walk.
+/// Steps of the walk that stands in for a uniform draw.
 pub const WALK_STEPS: usize = 1000;
 
 /// A random reachable position: [`WALK_STEPS`] random legal moves from solved.
 pub fn random_state(puzzle: &Puzzle, rng: &mut Rng) -> State {
+    random_walk(puzzle, rng, WALK_STEPS)
+}
+
+/// The position `steps` random legal moves make from solved (fewer when a position
+/// allows no move at all).
+pub fn random_walk(puzzle: &Puzzle, rng: &mut Rng, steps: usize) -> State {
     let mut state = puzzle.solved.clone();
     let mut next = state.clone();
     let mut legal = Vec::with_capacity(puzzle.moves.len());
-    for _ in 0..WALK_STEPS {
+    for _ in 0..steps {
         legal.clear();
         legal.extend(
             (0..puzzle.moves.len())
@@ -33,4 +41,12 @@ pub fn random_state(puzzle: &Puzzle, rng: &mut Rng) -> State {
         std::mem::swap(&mut state, &mut next);
     }
     state
+}
+
+/// A position for `RandomScramble`: uniform over the reachable positions when the group
+/// is known and has no blocks, else a long random walk of legal moves.
+pub fn random_position(puzzle: &Puzzle, group: Option<&Group>, rng: &mut Rng) -> State {
+    group
+        .and_then(|g| g.random_state(rng))
+        .unwrap_or_else(|| random_state(puzzle, rng))
 }

@@ -158,7 +158,7 @@ fn threads_and_buffers_do_not_change_the_order() {
 struct DepthWatch(std::sync::atomic::AtomicBool);
 
 impl Progress for DepthWatch {
-    fn start(&self, _what: &str, _total: Option<u64>) {
+    fn searching(&self, _depth: u32) {
         self.0.store(true, Relaxed);
     }
     fn finish(&self) {
@@ -194,4 +194,58 @@ fn solutions_stream_during_the_search() {
     assert_eq!(during, seen);
     assert!(outcome.solutions.is_empty());
     assert_eq!(outcome.length, Some(10));
+}
+
+/// Counts what a search reports: nodes through `inc`, depths, and the running total of
+/// solutions.
+#[derive(Default)]
+struct Tally {
+    nodes: std::sync::atomic::AtomicU64,
+    depths: std::sync::Mutex<Vec<u32>>,
+    solutions: std::sync::atomic::AtomicU64,
+}
+
+impl Progress for Tally {
+    fn inc(&self, n: u64) {
+        self.nodes.fetch_add(n, Relaxed);
+    }
+    fn searching(&self, depth: u32) {
+        self.depths.lock().unwrap().push(depth);
+    }
+    fn solutions(&self, total: u64) {
+        self.solutions.store(total, Relaxed);
+    }
+}
+
+/// The live status of a search adds up: every node generated is reported (in batches,
+/// from every worker), each depth is announced, and the solution count is the total.
+#[test]
+fn the_search_reports_nodes_depths_and_solutions() {
+    let p = cube2();
+    let start = jperm(&p);
+    let settings = SolveSettings {
+        slack: 1,
+        ..SolveSettings::default()
+    };
+    for threads in [1, 2] {
+        let mut s = solver(&p);
+        s.prepare(Metric::Htm, None, &Silent).unwrap();
+        let tally = Tally::default();
+        let options = SolveOptions {
+            threads: Some(threads),
+            ..SolveOptions::default()
+        };
+        let mut seen = 0u64;
+        let outcome = s
+            .solve_each(&start, &[], &settings, options, &tally, &mut |_, _| {
+                seen += 1
+            })
+            .unwrap();
+        assert!(outcome.nodes > 0);
+        assert_eq!(tally.nodes.load(Relaxed), outcome.nodes);
+        assert_eq!(tally.solutions.load(Relaxed), seen);
+        let h0 = *tally.depths.lock().unwrap().first().unwrap();
+        let expected: Vec<u32> = (h0..=11).collect();
+        assert_eq!(*tally.depths.lock().unwrap(), expected);
+    }
 }

@@ -7,6 +7,11 @@ use super::ordered::{Buffering, Emitter, Sink};
 use super::{Ctx, SearchError};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+/// Nodes a worker generates between two reports to the progress: often enough for a
+/// live count several times a second, rarely enough that the shared counter behind the
+/// progress is not contended.
+const REPORT_EVERY: u64 = 1 << 16;
+
 /// One item of the top of the tree: a solution shorter than the split depth, or a
 /// prefix to search below.
 enum Item {
@@ -18,6 +23,10 @@ enum Item {
 struct Worker<'c, 'a, 'e> {
     ctx: &'c Ctx<'a>,
     states: Vec<u32>,
+    /// With guarded moves: each level's position as a packed key, which the guards
+    /// read, and the children's keys (`nm` per level); empty otherwise.
+    keys: Vec<u128>,
+    kkey: Vec<u128>,
     /// Children of the node at each level (`nm` rows per level), their moves, the cost
     /// left after them, and scratch for their table values.
     kids: Vec<u32>,
@@ -33,8 +42,12 @@ struct Worker<'c, 'a, 'e> {
     inv: crate::puzzle::State,
     scratch: Vec<u16>,
     path: Vec<u16>,
+    /// Per move of the path, the number of free moves (cost 0) the path ends with.
+    runs: Vec<u32>,
     counts: Vec<u32>,
     nodes: u64,
+    /// Nodes already reported to the search's progress.
+    reported: u64,
     /// Solutions of the current prefix not yet handed to the emitter.
     found: Vec<Vec<u16>>,
     /// Solutions of the current prefix so far, handed over or not.
@@ -50,9 +63,19 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     fn new(ctx: &'c Ctx<'a>, levels: usize, out: Option<&'c Emitter<'e>>) -> Self {
         let mut states = vec![0u32; (levels + 1) * ctx.width];
         states[..ctx.width].copy_from_slice(&ctx.start);
+        let (keys, kkey) = match &ctx.guards {
+            Some(g) => {
+                let mut k = vec![0u128; levels + 1];
+                k[0] = g.start;
+                (k, vec![0u128; (levels + 1) * ctx.nm])
+            }
+            None => (Vec::new(), Vec::new()),
+        };
         Worker {
             ctx,
             states,
+            keys,
+            kkey,
             kids: vec![0; (levels + 1) * ctx.nm * ctx.width],
             kmove: vec![0; (levels + 1) * ctx.nm],
             kstate: vec![0; (levels + 1) * ctx.nm],
@@ -79,8 +102,10 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                     .unwrap_or(0)
             ],
             path: Vec::with_capacity(levels),
+            runs: Vec::with_capacity(levels),
             counts: vec![0; ctx.limit_max.len()],
             nodes: 0,
+            reported: 0,
             found: Vec::new(),
             in_prefix: 0,
             out,
@@ -95,10 +120,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
 
     fn is_goal(&self, level: usize) -> bool {
         let vals = self.row(level);
-        self.ctx
-            .goal
-            .iter()
-            .all(|(slot, bits)| bits[vals[*slot] as usize])
+        self.ctx.goal.iter().any(|position| {
+            position
+                .iter()
+                .all(|(slot, bits)| bits[vals[*slot] as usize])
+        })
     }
 
     /// The base moves that split no block in the node at `level`.
@@ -117,9 +143,34 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         legal
     }
 
+    /// Whether move `m`'s guard holds in the node at `level` (always without guards).
+    #[inline]
+    fn guard_ok(&self, level: usize, m: usize) -> bool {
+        match &self.ctx.guards {
+            None => true,
+            Some(g) => g.packer.guard_holds(m, self.keys[level]),
+        }
+    }
+
+    /// The key of the child of the node at `level` by move `m`, and whether the exact
+    /// table (when there is one) lets it finish within `left`. Without guards: (0, true).
+    #[inline]
+    fn child_key(&self, level: usize, m: usize, left: u32) -> (u128, bool) {
+        match &self.ctx.guards {
+            None => (0, true),
+            Some(g) => {
+                let k = g.packer.step(m, self.keys[level]);
+                (k, g.bound(k) <= left)
+            }
+        }
+    }
+
     /// Writes the child of the node at `level` by move `m` into the next row.
     #[inline]
     fn advance(&mut self, level: usize, m: usize) {
+        if self.ctx.guards.is_some() {
+            self.keys[level + 1] = self.child_key(level, m, 0).0;
+        }
         let (w, nm) = (self.ctx.width, self.ctx.nm);
         let (cur, next) = self.states.split_at_mut((level + 1) * w);
         let cur = &cur[level * w..];
@@ -142,13 +193,16 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     ) -> Option<(u32, u32)> {
         let ctx = self.ctx;
         let to = self.may_try(remaining, state, m, legal);
-        if to == DEAD {
+        if to == DEAD || !self.guard_ok(level, m) {
             return None;
         }
         let cost = ctx.cost[m];
+        let left = remaining - cost;
+        if !self.child_key(level, m, left).1 {
+            return None;
+        }
         self.advance(level, m);
         self.nodes += 1;
-        let left = remaining - cost;
         let next = &self.states[(level + 1) * ctx.width..(level + 2) * ctx.width];
         for (slots, t) in &ctx.prune {
             let idx: u64 = slots.iter().map(|&(s, st)| next[s] as u64 * st).sum();
@@ -208,7 +262,19 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         true
     }
 
+    /// The number of free moves at the end of the path.
+    #[inline]
+    fn run(&self) -> u32 {
+        self.runs.last().copied().unwrap_or(0)
+    }
+
     fn push(&mut self, m: usize) {
+        let run = if self.ctx.cost[m] == 0 {
+            self.run() + 1
+        } else {
+            0
+        };
+        self.runs.push(run);
         self.path.push(m as u16);
         let mut mask = self.ctx.limit_mask[m];
         while mask != 0 {
@@ -218,6 +284,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     }
 
     fn pop(&mut self) {
+        self.runs.pop();
         if let Some(m) = self.path.pop() {
             let mut mask = self.ctx.limit_mask[m as usize];
             while mask != 0 {
@@ -236,7 +303,8 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let to = ctx.canon.step(state, m);
         if to != DEAD
             && ctx.cost[m] <= remaining
-            && (legal >> ctx.base[m]) & 1 == 1
+            && (ctx.cost[m] != 0 || self.run() < ctx.zero_run)
+            && (ctx.blocks.is_empty() || (legal >> ctx.base[m]) & 1 == 1)
             && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
         {
             to
@@ -246,6 +314,8 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     }
 
     /// Every solution below the node at `level` with exactly `remaining` cost left.
+    /// With nothing left, the node is a solution when solved, and otherwise only free
+    /// moves may follow; a solution is never extended into another of the same cost.
     ///
     /// All children of a node are made first, then pruned one table at a time over
     /// all of them: the table reads of different children are independent, so their
@@ -255,8 +325,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         if remaining == 0 {
             if self.is_goal(level) {
                 self.record();
+                return;
             }
-            return;
+            if self.ctx.zero_run == 0 {
+                return;
+            }
         }
         let ctx = self.ctx;
         let (nm, w) = (ctx.nm, ctx.width);
@@ -265,10 +338,17 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let mut alive = 0;
         for m in 0..nm {
             let to = self.may_try(remaining, state, m, legal);
-            if to == DEAD {
+            if to == DEAD || !self.guard_ok(level, m) {
+                continue;
+            }
+            let (key, fits) = self.child_key(level, m, remaining - ctx.cost[m]);
+            if !fits {
                 continue;
             }
             let k = kbase + alive;
+            if ctx.guards.is_some() {
+                self.kkey[k] = key;
+            }
             let cur = &self.states[level * w..(level + 1) * w];
             let row = &mut self.kids[k * w..(k + 1) * w];
             for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
@@ -280,6 +360,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             alive += 1;
         }
         self.nodes += alive as u64;
+        if self.nodes - self.reported >= REPORT_EVERY {
+            self.report();
+        }
         for (slots, t) in &ctx.prune {
             if alive == 0 {
                 return;
@@ -298,6 +381,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                         self.kmove[kbase + kept] = self.kmove[kbase + i];
                         self.kstate[kbase + kept] = self.kstate[kbase + i];
                         self.kleft[kbase + kept] = self.kleft[kbase + i];
+                        if ctx.guards.is_some() {
+                            self.kkey[kbase + kept] = self.kkey[kbase + i];
+                        }
                     }
                     kept += 1;
                 }
@@ -315,6 +401,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             if self.kleft[k] > 0 && !self.probes_allow(level, m, self.kleft[k]) {
                 continue;
             }
+            if ctx.guards.is_some() {
+                self.keys[level + 1] = self.kkey[k];
+            }
             self.push(m);
             self.dfs(level + 1, self.kleft[k], self.kstate[k]);
             self.pop();
@@ -322,6 +411,12 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 return;
             }
         }
+    }
+
+    /// Hands the nodes generated since the last report to the search's progress.
+    fn report(&mut self) {
+        self.ctx.progress.inc(self.nodes - self.reported);
+        self.reported = self.nodes;
     }
 
     /// Keeps the solution at the end of the path: straight to the emitter when this
@@ -362,8 +457,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         if remaining == 0 {
             if self.is_goal(level) {
                 out.push(Item::Solution(self.path.clone()));
+                return;
             }
-            return;
+            if self.ctx.zero_run == 0 {
+                return;
+            }
         }
         if level == split {
             out.push(Item::Prefix(self.path.clone()));
@@ -386,6 +484,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         self.is_head = false;
         self.in_prefix = 0;
         self.path.clear();
+        self.runs.clear();
         self.counts.iter_mut().for_each(|c| *c = 0);
         let mut spent = 0;
         let mut state = Canon::START;
@@ -420,7 +519,10 @@ pub(super) fn search_bound(
     buffering: Buffering,
     sink: &mut Sink<'_>,
 ) -> Result<(usize, u64), SearchError> {
-    let levels = bound as usize;
+    // Every move of the path but free ones costs at least 1, and free ones come in runs
+    // of at most `zero_run` between them.
+    let z = ctx.zero_run as usize;
+    let levels = bound as usize + (bound as usize + 1) * z;
     let mut top = Worker::new(ctx, levels, None);
     let want = 64 * threads;
     let mut items = Vec::new();
@@ -437,6 +539,7 @@ pub(super) fn search_bound(
     }
     let emitter = Emitter::new(sink, cap, buffering);
     let next = AtomicUsize::new(0);
+    ctx.progress.inc(top.nodes);
     let nodes = AtomicU64::new(top.nodes);
     let work = || {
         let mut w = Worker::new(ctx, levels, Some(&emitter));
@@ -450,6 +553,7 @@ pub(super) fn search_bound(
                 Item::Prefix(p) => w.below(i, p, bound),
             }
         }
+        w.report();
         nodes.fetch_add(w.nodes, Relaxed);
     };
     if threads == 1 {

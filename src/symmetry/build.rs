@@ -97,7 +97,9 @@ impl<'a> Context<'a> {
                 let power = (mv.power as u64 * (j as u64 + 1) % target.order as u64) as usize;
                 let power = if target.order == 1 { 1 } else { power };
                 let to = *target.powers.get(power.checked_sub(1)?)?;
-                if p.moves[id.index()].qtm != p.mv(to).qtm {
+                // A symmetry keeps every cost: the quarter turns and the weight.
+                let (a, b) = (&p.moves[id.index()], p.mv(to));
+                if a.qtm != b.qtm || a.weight != b.weight {
                     return None;
                 }
                 moves[id.index()] = to;

@@ -418,7 +418,14 @@ impl Component {
     /// Ascending. Empty when no value can be solved (an orientation sum that cannot
     /// match).
     pub fn goal_values(&self, puzzle: &Puzzle, mask: Option<&IgnoreMask>) -> Vec<u32> {
-        let solved = &puzzle.solved.sets[self.spec.set];
+        self.goal_values_at(&puzzle.solved, mask)
+    }
+
+    /// [`Component::goal_values`] for another goal position: the values that match
+    /// `goal` at every position `mask` does not ignore. `goal` holds the solved state's
+    /// pieces (a goal block is checked for that when it is read).
+    pub fn goal_values_at(&self, goal: &State, mask: Option<&IgnoreMask>) -> Vec<u32> {
+        let solved = &goal.sets[self.spec.set];
         let ignored = |v: &Option<&IgnoreMask>, perm: bool, i: usize| {
             v.is_some_and(|m| {
                 if perm {

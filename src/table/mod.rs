@@ -8,6 +8,7 @@
 
 pub mod cache;
 pub mod comp;
+pub mod estimate;
 pub mod file;
 pub mod inventory;
 pub mod plan;
@@ -18,8 +19,8 @@ pub mod temp;
 #[cfg(test)]
 pub(crate) mod testing;
 
-use crate::progress::Progress;
-use crate::puzzle::{Metric, Puzzle};
+use crate::progress::{format_count, Progress};
+use crate::puzzle::{union_masks, Goal, Metric, Puzzle};
 use cache::TableCache;
 use comp::{CompError, CompSpec, Component};
 use prune::{Entries, Format, PruneTable};
@@ -53,7 +54,19 @@ pub struct Tables {
     used: u64,
     comps: Vec<Component>,
     index: HashMap<CompSpec, CompId>,
-    pruning: HashMap<Metric, Vec<Pruning>>,
+    /// Per metric and goal (the hash of [`Goal::key_bytes`], `None` for the
+    /// definition's `Solved`).
+    pruning: HashMap<(Metric, Option<u64>), Vec<Pruning>>,
+}
+
+/// What identifies a goal among the pruning tables: the hash of its key bytes.
+fn goal_id(goal: Option<&Goal>) -> Option<u64> {
+    goal.map(|g| file::content_hash(&g.key_bytes()))
+}
+
+/// The cache name of a planned pruning table.
+fn prune_name(planned: &plan::PlannedTable, metric: Metric) -> String {
+    format!("pt-{}-{}", metric.name(), planned.name)
 }
 
 /// The payload prefix of a cached pruning table: format, depth and length.
@@ -145,7 +158,12 @@ impl Tables {
                     })
                 },
                 || {
-                    progress.start(&format!("move table {name}"), None);
+                    let what = format!(
+                        "move table: {}, {} entries",
+                        plan::describe(puzzle, std::slice::from_ref(spec)),
+                        format_count(entries)
+                    );
+                    progress.start(&what, None);
                     c.build_table(puzzle);
                     progress.finish();
                     let bytes = c.table.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -160,48 +178,74 @@ impl Tables {
         Ok(id)
     }
 
-    /// The pruning tables for `metric`, planned and built (or loaded) on first use.
+    /// The pruning tables for `metric` and `goal` (`None`: the definition's `Solved`),
+    /// planned and built (or loaded) on first use.
     pub fn pruning(
         &mut self,
         puzzle: &Puzzle,
         metric: Metric,
+        goal: Option<&Goal>,
         progress: &dyn Progress,
     ) -> Result<&[Pruning], CompError> {
-        if !self.pruning.contains_key(&metric) {
+        let key = (metric, goal_id(goal));
+        if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
-            for planned in plan::plan(puzzle, self.budget)? {
+            let planned_all = plan::plan(puzzle, self.budget)?;
+            // A build of more than a gigabyte is announced with its size, a rough time
+            // and a quicker --memory, before anything is built.
+            let to_build: Vec<&plan::PlannedTable> = planned_all
+                .iter()
+                .filter(|t| {
+                    let (name, params) = self.prune_id(t, metric, goal);
+                    !self.cached(&name, &params)
+                })
+                .collect();
+            let threads = rayon::current_num_threads();
+            if let Some(line) = estimate::build_notice(puzzle, &to_build, self.budget, threads) {
+                progress.note(&line);
+            }
+            let n = planned_all.len();
+            for (i, planned) in planned_all.into_iter().enumerate() {
                 let ids = planned
                     .comps
                     .iter()
                     .map(|s| self.component(puzzle, s, progress))
                     .collect::<Result<Vec<_>, _>>()?;
-                let table = self.build_pruning(puzzle, &planned, &ids, metric, progress);
+                let what = format!(
+                    "pruning table {} of {n}: {}, {} entries",
+                    i + 1,
+                    plan::describe(puzzle, &planned.comps),
+                    format_count(planned.len)
+                );
+                let table =
+                    self.build_pruning(puzzle, &planned, &ids, metric, goal, &what, progress);
                 built.push(Pruning {
                     comps: ids,
                     table,
                     name: planned.name,
                 });
             }
-            self.pruning.insert(metric, built);
+            self.pruning.insert(key, built);
         }
-        Ok(&self.pruning[&metric])
+        Ok(&self.pruning[&key])
     }
 
-    /// The pruning tables already built for `metric` (none before [`Tables::pruning`]).
-    pub fn built_pruning(&self, metric: Metric) -> &[Pruning] {
-        self.pruning.get(&metric).map_or(&[], |v| v.as_slice())
+    /// The pruning tables already built for `metric` and `goal` (none before
+    /// [`Tables::pruning`]).
+    pub fn built_pruning(&self, metric: Metric, goal: Option<&Goal>) -> &[Pruning] {
+        self.pruning
+            .get(&(metric, goal_id(goal)))
+            .map_or(&[], |v| v.as_slice())
     }
 
-    fn build_pruning(
+    /// The cache file name and parameters of a planned pruning table: the parameters
+    /// hold everything its contents depend on.
+    fn prune_id(
         &self,
-        puzzle: &Puzzle,
         planned: &plan::PlannedTable,
-        ids: &[CompId],
         metric: Metric,
-        progress: &dyn Progress,
-    ) -> PruneTable {
-        let comps: Vec<&Component> = ids.iter().map(|&id| self.comp(id)).collect();
-        let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+        goal: Option<&Goal>,
+    ) -> (String, Vec<u8>) {
         let allow_bytes = planned.len <= self.budget / 8;
         let mut params = vec![CONTENTS_VERSION];
         params.extend_from_slice(b"prune");
@@ -211,7 +255,40 @@ impl Tables {
             params.extend_from_slice(&c.key_bytes());
             params.push(b'|');
         }
-        let name = format!("pt-{}-{}", metric.name(), planned.name);
+        // A table built for a goal holds distances to that goal: its key (and so its
+        // file) differs from the definition's and from every other goal's.
+        let mut name = prune_name(planned, metric);
+        if let Some(g) = goal {
+            let key = g.key_bytes();
+            params.extend_from_slice(&key);
+            name.push_str(&format!("-goal{:08x}", file::content_hash(&key) as u32));
+        }
+        (name, params)
+    }
+
+    /// Whether the cache folder holds a file for this table (which is then loaded, or
+    /// rebuilt with a warning if it proves damaged).
+    fn cached(&self, name: &str, params: &[u8]) -> bool {
+        self.cache
+            .path(name, self.cache.key(params))
+            .is_some_and(|p| p.is_file())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn build_pruning(
+        &self,
+        puzzle: &Puzzle,
+        planned: &plan::PlannedTable,
+        ids: &[CompId],
+        metric: Metric,
+        goal: Option<&Goal>,
+        what: &str,
+        progress: &dyn Progress,
+    ) -> PruneTable {
+        let comps: Vec<&Component> = ids.iter().map(|&id| self.comp(id)).collect();
+        let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+        let allow_bytes = planned.len <= self.budget / 8;
+        let (name, params) = self.prune_id(planned, metric, goal);
         self.cache.load_or_build(
             "ksolve-prune",
             &name,
@@ -229,13 +306,28 @@ impl Tables {
                 PruneTable::from_entries(metric, sizes.clone(), format, max_depth, entries)
             },
             || {
-                let goals: Vec<Vec<u32>> = comps
-                    .iter()
-                    .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
-                    .collect();
-                let what = format!("pruning table {}", planned.name);
+                // Every goal position is a source; each frees what the definition's
+                // Ignore allows, as the solved state does, so that the table is
+                // admissible for any scramble's `?` marks.
+                let goals: Vec<Vec<Vec<u32>>> = match goal {
+                    None => vec![comps
+                        .iter()
+                        .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
+                        .collect()],
+                    Some(g) => g
+                        .positions
+                        .iter()
+                        .map(|p| {
+                            let mask = union_masks(puzzle, &p.target.ignore, &puzzle.ignore);
+                            comps
+                                .iter()
+                                .map(|c| c.goal_values_at(&p.target.state, mask.get(c.spec.set)))
+                                .collect()
+                        })
+                        .collect(),
+                };
                 let t =
-                    PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, &what, progress);
+                    PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, what, progress);
                 let mut payload = vec![0u8; PRUNE_PREFIX];
                 payload[0] = (t.format == Format::Bytes) as u8;
                 payload[1] = t.max_depth;

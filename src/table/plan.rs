@@ -205,6 +205,76 @@ fn pruning_needed(units: &[PlannedTable]) -> u64 {
     stored.saturating_add(building)
 }
 
+/// What a product of components sees, in words for progress lines: per set, its name
+/// and what of it is seen (`EDGES positions and twists`; sets joined by ` + `).
+pub fn describe(puzzle: &Puzzle, comps: &[CompSpec]) -> String {
+    let mut sets: Vec<(usize, Vec<String>)> = Vec::new();
+    for c in comps {
+        let facet = match &c.kind {
+            CompKind::Perm { relabel } => {
+                let alone = singled_out(relabel, |_| true);
+                if alone.len() == relabel.len() {
+                    "positions".to_string()
+                } else if alone.is_empty() {
+                    let distinct = relabel
+                        .iter()
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .len();
+                    format!("positions of {distinct} kinds of piece")
+                } else {
+                    format!("positions of {}", pieces_in_words(&alone))
+                }
+            }
+            CompKind::Ori { .. } => "twists".to_string(),
+            CompKind::Pos => "block piece positions".to_string(),
+            CompKind::Pieces { relabel, tracked } => {
+                let alone = singled_out(relabel, |l| l < *tracked);
+                format!("positions and twists of {}", pieces_in_words(&alone))
+            }
+        };
+        match sets.iter_mut().find(|(s, _)| *s == c.set) {
+            Some((_, facets)) => facets.push(facet),
+            None => sets.push((c.set, vec![facet])),
+        }
+    }
+    sets.iter()
+        .map(|(s, f)| format!("{} {}", puzzle.sets[*s].name, f.join(" and ")))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// The pieces (0-based labels) that a relabelling tells apart from every other piece
+/// and whose new label passes `keep`.
+fn singled_out(relabel: &[u16], keep: impl Fn(u16) -> bool) -> Vec<usize> {
+    (0..relabel.len())
+        .filter(|&l| {
+            let to = relabel[l];
+            keep(to) && relabel.iter().filter(|&&x| x == to).count() == 1
+        })
+        .collect()
+}
+
+/// Pieces as the definition numbers them (from 1), runs shortened: `pieces 1-6`,
+/// `pieces 2 5 7-9`, `piece 4`.
+fn pieces_in_words(labels: &[usize]) -> String {
+    let mut runs: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < labels.len() {
+        let mut j = i;
+        while j + 1 < labels.len() && labels[j + 1] == labels[j] + 1 {
+            j += 1;
+        }
+        runs.push(match j - i {
+            0 => format!("{}", labels[i] + 1),
+            1 => format!("{} {}", labels[i] + 1, labels[j] + 1),
+            _ => format!("{}-{}", labels[i] + 1, labels[j] + 1),
+        });
+        i = j + 1;
+    }
+    let word = if labels.len() == 1 { "piece" } else { "pieces" };
+    format!("{word} {}", runs.join(" "))
+}
+
 fn unit(puzzle: &Puzzle, comps: Vec<CompSpec>, names: Vec<String>) -> PlannedTable {
     let len = comps
         .iter()
@@ -433,6 +503,51 @@ mod tests {
                 ("Y", transform(&[(&b, &[])])),
             ],
         )
+    }
+
+    #[test]
+    fn tables_are_described_in_words() {
+        let p = cube2();
+        let planned = plan(&p, u64::MAX).unwrap();
+        assert_eq!(planned.len(), 1);
+        assert_eq!(
+            describe(&p, &planned[0].comps),
+            "CORNERS positions and twists"
+        );
+        let (parts, ori) = set_specs(&p, 0, None);
+        assert_eq!(describe(&p, &[ori.unwrap()]), "CORNERS twists");
+        let mut relabel = match &parts[0].kind {
+            CompKind::Perm { relabel } => relabel.clone(),
+            other => panic!("{other:?}"),
+        };
+        // Pieces 1, 2, 4 and 5 told apart, 3, 6 and 7 one wildcard.
+        for l in [2, 5, 6] {
+            relabel[l] = 9;
+        }
+        let partial = CompSpec {
+            set: 0,
+            kind: CompKind::Perm {
+                relabel: relabel.clone(),
+            },
+        };
+        assert_eq!(
+            describe(&p, &[partial]),
+            "CORNERS positions of pieces 1 2 4 5"
+        );
+        // No piece alone: the kinds are counted instead.
+        let pairs = CompSpec {
+            set: 0,
+            kind: CompKind::Perm {
+                relabel: vec![0, 0, 1, 1, 2, 2, 2],
+            },
+        };
+        assert_eq!(
+            describe(&p, &[pairs]),
+            "CORNERS positions of 3 kinds of piece"
+        );
+        assert_eq!(pieces_in_words(&[0, 1, 2, 3, 4, 5]), "pieces 1-6");
+        assert_eq!(pieces_in_words(&[1, 4, 6, 7, 8]), "pieces 2 5 7-9");
+        assert_eq!(pieces_in_words(&[3]), "piece 4");
     }
 
     #[test]

@@ -167,14 +167,15 @@ impl PruneTable {
     }
 
     /// Builds a table over the product of `comps` (move tables built) by breadth-first
-    /// search from every tuple of goal values (`goals[j]` lists component `j`'s goal
-    /// values). With `Metric::Qtm` a move costs its quarter-turn cost. `allow_bytes`
+    /// search from every tuple of goal values of every goal position at once
+    /// (`goals[p][j]` lists component `j`'s values in goal position `p`), so an entry
+    /// holds the distance to the nearest goal position, which keeps it admissible. With `Metric::Qtm` a move costs its quarter-turn cost. `allow_bytes`
     /// keeps one byte per entry when some depth exceeds 14 (otherwise such depths are
     /// stored as 14).
     pub fn build(
         puzzle: &Puzzle,
         comps: &[&Component],
-        goals: &[Vec<u32>],
+        goals: &[Vec<Vec<u32>>],
         metric: Metric,
         allow_bytes: bool,
         what: &str,
@@ -230,13 +231,10 @@ fn pack_nibbles(entries: &[u8]) -> Vec<u8> {
         .collect()
 }
 
-/// The cost of every move in `metric`.
+/// The cost of every move in `metric`, weights included ([`Puzzle::move_cost`]).
 pub fn move_costs(puzzle: &Puzzle, metric: Metric) -> Vec<u32> {
     (0..puzzle.moves.len())
-        .map(|m| match metric {
-            Metric::Htm => 1,
-            Metric::Qtm => puzzle.moves[m].qtm.max(1),
-        })
+        .map(|m| puzzle.move_cost(metric, crate::puzzle::MoveId(m as u16)))
         .collect()
 }
 
@@ -246,12 +244,15 @@ pub fn move_costs(puzzle: &Puzzle, metric: Metric) -> Vec<u32> {
 /// `d + cost` when that is lower) or, once most entries are known, backwards (every
 /// entry still above `d + 1` looks for a neighbour at `d`; a move's inverse is a move
 /// of the same cost, so neighbours and predecessors coincide). Costs can exceed 1 in
-/// the quarter-turn metric, so an entry may first get a tentative depth that a later
-/// layer lowers; every entry of layer `d` is final when layer `d` is expanded.
+/// the quarter-turn metric and with `MoveCosts` weights, so an entry may first get a
+/// tentative depth that a later layer lowers; every entry of layer `d` is final when
+/// layer `d` is expanded. A weight of 0 makes a move free: its successors join layer
+/// `d` itself, so the layer is expanded again until it stops growing (Dial's buckets
+/// with a zero-cost closure per bucket).
 fn bfs(
     puzzle: &Puzzle,
     comps: &[&Component],
-    goals: &[Vec<u32>],
+    goals: &[Vec<Vec<u32>>],
     metric: Metric,
     what: &str,
     progress: &dyn Progress,
@@ -275,10 +276,13 @@ fn bfs(
     // move of the same cost (no directed moves) that is the same as walking forwards;
     // otherwise each component gets the inverse of its move table. Backward expansion
     // ("is some x * m at depth d?") always uses the forward tables.
-    let invertible = puzzle
-        .base_moves
-        .iter()
-        .all(|b| !b.directed || b.order <= 2);
+    // Weights may differ between a move and its inverse (`R 1`, `R' 2`), and then the
+    // forward tables do not give predecessors at the right cost.
+    let invertible = !puzzle.has_weights()
+        && puzzle
+            .base_moves
+            .iter()
+            .all(|b| !b.directed || b.order <= 2);
     let inverses: Vec<Vec<u32>> = if invertible {
         Vec::new()
     } else {
@@ -302,13 +306,15 @@ fn bfs(
     };
 
     let unit_costs = costs.iter().all(|&c| c == 1);
+    let cheapest = costs.iter().copied().min().unwrap_or(1);
+    let zero_costs = cheapest == 0;
     // The depth after a move, kept below the unreached code (deeper entries are stored
     // as 254, still a lower bound).
     let step = |d: u8, cost: u32| d.saturating_add(cost.min(255) as u8).min(UNREACHED - 1);
     let table: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNREACHED)).collect();
     // Every tuple of goal values is a source at depth 0.
     let mut visited = 0u64;
-    if goals.iter().all(|g| !g.is_empty()) {
+    for goals in goals.iter().filter(|b| b.iter().all(|g| !g.is_empty())) {
         let mut digit = vec![0usize; k];
         loop {
             let idx: u64 = (0..k).map(|j| goals[j][digit[j]] as u64 * strides[j]).sum();
@@ -342,6 +348,8 @@ fn bfs(
         }
     };
     let mut d: u8 = 0;
+    // Set when a free move put an entry into layer `d` while it was being expanded.
+    let grew = std::sync::atomic::AtomicBool::new(false);
     loop {
         let at_d: u64 = table.par_iter().filter(|e| e.load(Relaxed) == d).count() as u64;
         if at_d == 0 && d as u64 >= max_assigned.load(Relaxed) {
@@ -359,6 +367,10 @@ fn bfs(
         }
         let unknown = table.par_iter().filter(|e| e.load(Relaxed) > d).count() as u64;
         let backward = at_d > unknown / 3;
+        // The lowest depth a move from layer `d` gives: an entry at or below it cannot
+        // be lowered by this layer.
+        let lowest = step(d, cheapest);
+        grew.store(false, Relaxed);
         let tabs = if backward { &forward } else { &towards_goal };
         let minor_table = tabs[k - 1];
         let newly = AtomicU64::new(0);
@@ -368,7 +380,7 @@ fn bfs(
                 let block = &table[j * minor_n..(j + 1) * minor_n];
                 let wanted = |e: u8| {
                     if backward {
-                        e > d + 1 && e != d
+                        e > lowest
                     } else {
                         e == d
                     }
@@ -392,7 +404,7 @@ fn bfs(
                 if backward {
                     for (v, e) in block.iter().enumerate() {
                         let cur = e.load(Relaxed);
-                        if cur <= d + 1 {
+                        if cur <= lowest {
                             continue;
                         }
                         let mut best = cur;
@@ -404,13 +416,16 @@ fn bfs(
                             let t = targets[m] + minor_table[v * nm + m] as usize;
                             if table[t].load(Relaxed) == d {
                                 best = nd;
-                                if nd == d + 1 {
+                                if nd == lowest {
                                     break;
                                 }
                             }
                         }
                         if best < cur {
                             e.store(best, Relaxed);
+                            if best == d {
+                                grew.store(true, Relaxed);
+                            }
                             deepest = deepest.max(best);
                             found += (cur == UNREACHED) as u64;
                         }
@@ -435,6 +450,9 @@ fn bfs(
                                 };
                                 found += (before == UNREACHED) as u64;
                                 deepest = deepest.max(nd);
+                                if nd == d && before > d {
+                                    grew.store(true, Relaxed);
+                                }
                             }
                         }
                     }
@@ -448,6 +466,10 @@ fn bfs(
             },
         );
         progress.inc(newly.load(Relaxed));
+        // Entries that free moves added to layer `d` have not all been expanded yet.
+        if zero_costs && grew.load(Relaxed) {
+            continue;
+        }
         d += 1;
     }
     progress.finish();
@@ -483,7 +505,7 @@ mod tests {
         .unwrap();
         perm.build_table(&p);
         ori.build_table(&p);
-        let goals = vec![perm.goal_values(&p, None), ori.goal_values(&p, None)];
+        let goals = vec![vec![perm.goal_values(&p, None), ori.goal_values(&p, None)]];
         PruneTable::build(&p, &[&perm, &ori], &goals, metric, false, "test", &Silent)
     }
 

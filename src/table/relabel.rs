@@ -39,7 +39,7 @@ pub fn mask_relabel(
         .max(size);
     let mut kept = vec![false; max];
     for (i, &l) in solved.iter().enumerate() {
-        if !mask.is_some_and(|m| m.perm.get(i) == Some(&true)) {
+        if mask.is_none_or(|m| m.perm.get(i) != Some(&true)) {
             kept[l as usize] = true;
         }
     }

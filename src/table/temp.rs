@@ -102,7 +102,7 @@ pub fn owner_alive(owner: Owner) -> bool {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
         Err(_) => true,
         // A different start time means the id now belongs to another process.
-        Ok(_) => process_start(owner.pid).map_or(true, |s| owner.start == 0 || s == owner.start),
+        Ok(_) => process_start(owner.pid).is_none_or(|s| owner.start == 0 || s == owner.start),
     }
 }
 

@@ -59,6 +59,7 @@ pub fn position(p: &Puzzle, s: &Scramble) -> (State, Vec<IgnoreMask>) {
         ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
         ScrambleSource::Alg(moves) => (p.apply_sequence(&p.solved, moves), vec![]),
         ScrambleSource::Random => panic!("no random scrambles in these tests"),
+        ScrambleSource::Impossible(why) => panic!("an impossible scramble: {why}"),
     }
 }
 

@@ -1,0 +1,48 @@
+//! Reading a scramble file named on the command line, where `-` means standard input
+//! (`ksolve solve DEF -`, `ksolve check DEF -`), so that scrambles can be piped in.
+
+use ksolve::def::{load_scrambles, parse_scrambles, DefError};
+use ksolve::fsutil::MAX_INPUT_BYTES;
+use ksolve::puzzle::{Puzzle, Scramble};
+use std::io::Read;
+use std::path::Path;
+
+/// How standard input is named in messages (`<stdin>:3:1: ...`).
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether `path` is the `-` that stands for standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The name of a scramble source in messages and summaries.
+pub fn display_name(path: &Path) -> String {
+    if is_stdin(path) {
+        STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Reads and parses the scrambles at `path`, or on standard input when it is `-`.
+/// Standard input is capped at the size ksolve reads from any file, so that an endless
+/// pipe is refused rather than filling memory.
+pub fn scrambles(path: &Path, puzzle: &Puzzle) -> anyhow::Result<Vec<Scramble>> {
+    if !is_stdin(path) {
+        return Ok(load_scrambles(path, puzzle)?);
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("{STDIN_NAME}: cannot read standard input: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        anyhow::bail!(
+            "{STDIN_NAME}: larger than {MAX_INPUT_BYTES} bytes, the most ksolve reads: \
+             expected a ksolve+ scramble file"
+        );
+    }
+    let scrambles: Result<_, DefError> = parse_scrambles(&bytes, STDIN_NAME, puzzle);
+    Ok(scrambles?)
+}

@@ -1,0 +1,162 @@
+//! The `Stickers ... End` block, our extension to the definition language: one line per
+//! sticker, in the order a facelet string lists them.
+//!
+//! ```text
+//! Stickers
+//! U 0 3 CORNERS 3 0     # face, net row, net column, set, position (1-based), slot
+//! U 1 4 -               # a fixed sticker (a centre no move turns)
+//! End
+//! ```
+//!
+//! ksolve+ has no such command, so no ksolve+ file reads differently. The block is read
+//! once the whole definition is (it needs the sets, the solved state and the moves), and
+//! the checks of [`StickerMap::new`] are reported at the line of the sticker concerned.
+
+use super::error::{DefError, ErrorKind};
+use super::lex::{Line, Source};
+use crate::puzzle::Puzzle;
+use crate::sticker::{MapError, Slot, Sticker, StickerMap};
+
+fn invalid(msg: impl Into<String>) -> ErrorKind {
+    ErrorKind::Invalid(msg.into())
+}
+
+/// The largest net row or column: a net is drawn cell by cell, so this bounds a picture.
+pub const MAX_NET_CELL: u64 = 999;
+
+/// A number in `lo..=hi` at word `t`.
+fn number(
+    src: &Source,
+    line: &Line,
+    t: usize,
+    lo: u64,
+    hi: u64,
+    what: &str,
+) -> Result<u64, DefError> {
+    let word = &line.toks[t].s;
+    match word.parse::<u64>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(src.err(
+            line,
+            t,
+            invalid(format!(
+                "`{word}` in a sticker line: expected {what} from {lo} to {hi}"
+            )),
+        )),
+    }
+}
+
+/// Reads one sticker line.
+fn sticker(src: &Source, puzzle: &Puzzle, line: &Line) -> Result<Sticker, DefError> {
+    const FORM: &str =
+        "`FACE ROW COLUMN SET POSITION SLOT`, or `FACE ROW COLUMN -` for a fixed sticker";
+    let n = line.toks.len();
+    let fixed = n == 4 && line.toks[3].s == "-";
+    if n != 6 && !fixed {
+        // Point at the first word too many, the word that should be `-`, or where the
+        // missing words were expected.
+        let at = match n {
+            _ if n > 6 => 6,
+            4 => 3,
+            _ => n,
+        };
+        return Err(src.err(
+            line,
+            at,
+            invalid(format!("{n} words in a sticker line: expected {FORM}")),
+        ));
+    }
+    let face_word = &line.toks[0].s;
+    let mut chars = face_word.chars();
+    let face = match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphanumeric() => c,
+        _ => {
+            return Err(src.err(
+                line,
+                0,
+                invalid(format!(
+                    "`{face_word}` names a face: expected one letter or digit (the face's colour in facelet strings)"
+                )),
+            ))
+        }
+    };
+    let row = number(src, line, 1, 0, MAX_NET_CELL, "a net row")? as u16;
+    let col = number(src, line, 2, 0, MAX_NET_CELL, "a net column")? as u16;
+    if fixed {
+        return Ok(Sticker {
+            face,
+            row,
+            col,
+            piece: None,
+        });
+    }
+    let set_word = &line.toks[3].s;
+    let Some(set) = puzzle.set_by_name(set_word) else {
+        let known: Vec<&str> = puzzle.sets.iter().map(|s| s.name.as_str()).collect();
+        return Err(src.err(
+            line,
+            3,
+            invalid(format!(
+                "unknown set `{set_word}`: expected one of {} or `-` for a fixed sticker",
+                known.join(", ")
+            )),
+        ));
+    };
+    let def = &puzzle.sets[set];
+    let pos = number(
+        src,
+        line,
+        4,
+        1,
+        def.size as u64,
+        &format!("a position of {}", def.name),
+    )?;
+    let slot = number(
+        src,
+        line,
+        5,
+        0,
+        def.orientations.max(1) as u64 - 1,
+        &format!("a slot (an orientation of {})", def.name),
+    )?;
+    Ok(Sticker {
+        face,
+        row,
+        col,
+        piece: Some(Slot {
+            set,
+            pos: pos as usize - 1,
+            slot: slot as u8,
+        }),
+    })
+}
+
+/// Reads and validates the block into the puzzle's sticker map.
+pub(crate) fn read(
+    src: &Source,
+    puzzle: &Puzzle,
+    opener: &Line,
+    rows: &[Line],
+) -> Result<StickerMap, DefError> {
+    let stickers = rows
+        .iter()
+        .map(|r| sticker(src, puzzle, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let moves: Vec<(&str, &crate::puzzle::Transform)> = puzzle
+        .base_moves
+        .iter()
+        .map(|m| (m.name.as_str(), &m.effect))
+        .collect();
+    StickerMap::new(&puzzle.sets, &puzzle.solved, &moves, stickers).map_err(|e| {
+        let line = e.sticker().map_or(opener, |i| &rows[i]);
+        let mut msg = e.to_string();
+        // Stickers are named by their lines in messages, not by their indices.
+        if let MapError::DuplicateSlot { first, .. } | MapError::DuplicateCell { first, .. } = e {
+            msg = msg.replace(
+                &format!("(sticker {first})"),
+                &format!("(line {})", rows[first].no),
+            );
+        }
+        src.err(line, 0, invalid(msg))
+    })
+}

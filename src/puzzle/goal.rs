@@ -1,0 +1,182 @@
+//! Goals other than the definition's `Solved` state: one or more positions, any of which
+//! counts as solved, each with the parts it leaves free (`?`).
+//!
+//! A scramble file sets a goal with `Goal NAME` (a position) and `GoalAlg NAME` (the
+//! position some moves make from solved) blocks; see `def::scramble`. Everything that
+//! judges "solved" reads the goal in force through [`SolveSettings::goal`]: the search's
+//! goal test and replay, the pruning tables (built from every goal position at once and
+//! cached under a key that includes [`Goal::key_bytes`]) and the command line's
+//! reachability check.
+//!
+//! [`SolveSettings::goal`]: super::SolveSettings::goal
+
+use super::{IgnoreMask, Puzzle, State, Target};
+
+/// One position of a goal, with the name its block gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalPosition {
+    pub name: String,
+    /// The position and what it leaves free; the masks are always within the
+    /// definition's `Ignore`.
+    pub target: Target,
+    /// 1-based line of the block, for messages.
+    pub line: usize,
+}
+
+/// A set of positions, any of which counts as solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Goal {
+    pub positions: Vec<GoalPosition>,
+}
+
+/// Whether position `i` of a set is ignored by `mask` (permutation or orientation).
+fn masked(mask: Option<&IgnoreMask>, perm: bool, i: usize) -> bool {
+    mask.is_some_and(|m| {
+        let v = if perm { &m.perm } else { &m.ori };
+        v.get(i) == Some(&true)
+    })
+}
+
+/// The union of two sets of ignore masks (either may be empty, meaning "nothing").
+pub fn union_masks(puzzle: &Puzzle, a: &[IgnoreMask], b: &[IgnoreMask]) -> Vec<IgnoreMask> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(k, set)| IgnoreMask {
+            perm: (0..set.size)
+                .map(|i| masked(a.get(k), true, i) || masked(b.get(k), true, i))
+                .collect(),
+            ori: (0..set.size)
+                .map(|i| masked(a.get(k), false, i) || masked(b.get(k), false, i))
+                .collect(),
+        })
+        .collect()
+}
+
+impl Goal {
+    /// Whether `state` matches `target` at every position that neither the target's own
+    /// masks nor `extra` (a scramble's `?` marks) ignore.
+    pub fn matches(target: &Target, state: &State, extra: &[IgnoreMask]) -> bool {
+        state
+            .sets
+            .iter()
+            .zip(&target.state.sets)
+            .enumerate()
+            .all(|(k, (s, g))| {
+                (0..s.perm.len()).all(|i| {
+                    let free = |perm| {
+                        masked(target.ignore.get(k), perm, i) || masked(extra.get(k), perm, i)
+                    };
+                    (free(true) || s.perm[i] == g.perm[i]) && (free(false) || s.ori[i] == g.ori[i])
+                })
+            })
+    }
+
+    /// The first goal position `state` matches (see [`Goal::matches`]), if any.
+    pub fn reached_by(&self, state: &State, extra: &[IgnoreMask]) -> Option<usize> {
+        self.positions
+            .iter()
+            .position(|p| Goal::matches(&p.target, state, extra))
+    }
+
+    /// Bytes that identify the goal as a set of positions (names and order do not
+    /// matter), for the keys of cached tables built for it.
+    pub fn key_bytes(&self) -> Vec<u8> {
+        let mut each: Vec<Vec<u8>> = self
+            .positions
+            .iter()
+            .map(|p| {
+                let mut b = Vec::new();
+                for (k, s) in p.target.state.sets.iter().enumerate() {
+                    let mask = p.target.ignore.get(k);
+                    for i in 0..s.perm.len() {
+                        // A free entry's stored value is a placeholder: leave it out.
+                        let (fp, fo) = (masked(mask, true, i), masked(mask, false, i));
+                        let perm = if fp { u16::MAX } else { s.perm[i] };
+                        b.extend_from_slice(&perm.to_le_bytes());
+                        b.push(if fo { u8::MAX } else { s.ori[i] });
+                    }
+                    b.push(b'/');
+                }
+                b
+            })
+            .collect();
+        each.sort();
+        each.dedup();
+        let mut out = b"goal".to_vec();
+        for e in each {
+            out.extend_from_slice(&(e.len() as u64).to_le_bytes());
+            out.extend_from_slice(&e);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{SetState, Transform};
+
+    fn target(perm: &[u16], ignore: Option<Vec<bool>>) -> Target {
+        let n = perm.len();
+        Target {
+            state: Transform {
+                sets: vec![SetState {
+                    perm: perm.to_vec(),
+                    ori: vec![0; n],
+                }],
+            },
+            ignore: vec![IgnoreMask {
+                perm: ignore.unwrap_or_else(|| vec![false; n]),
+                ori: vec![false; n],
+            }],
+        }
+    }
+
+    fn goal(targets: Vec<Target>) -> Goal {
+        Goal {
+            positions: targets
+                .into_iter()
+                .enumerate()
+                .map(|(i, target)| GoalPosition {
+                    name: format!("g{i}"),
+                    target,
+                    line: i + 1,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn any_position_counts_and_free_entries_match_anything() {
+        let g = goal(vec![
+            target(&[0, 1, 2], None),
+            target(&[2, 0, 1], Some(vec![false, true, false])),
+        ]);
+        let s = |p: &[u16]| target(p, None).state;
+        assert_eq!(g.reached_by(&s(&[0, 1, 2]), &[]), Some(0));
+        assert_eq!(g.reached_by(&s(&[2, 0, 1]), &[]), Some(1));
+        assert_eq!(g.reached_by(&s(&[2, 2, 1]), &[]), Some(1));
+        assert_eq!(g.reached_by(&s(&[1, 0, 2]), &[]), None);
+        // A scramble's own `?` frees more.
+        let extra = target(&[0, 1, 2], Some(vec![true, false, false])).ignore;
+        assert_eq!(g.reached_by(&s(&[1, 0, 2]), &extra), None);
+        assert_eq!(g.reached_by(&s(&[1, 1, 2]), &extra), Some(0));
+    }
+
+    #[test]
+    fn the_key_ignores_order_names_and_placeholders() {
+        let a = goal(vec![
+            target(&[0, 1, 2], None),
+            target(&[2, 0, 1], Some(vec![false, true, true])),
+        ]);
+        let b = goal(vec![
+            target(&[2, 1, 0], Some(vec![false, true, true])),
+            target(&[0, 1, 2], None),
+        ]);
+        assert_eq!(a.key_bytes(), b.key_bytes());
+        let c = goal(vec![target(&[0, 1, 2], None)]);
+        assert_ne!(a.key_bytes(), c.key_bytes());
+    }
+}

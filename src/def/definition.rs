@@ -2,8 +2,10 @@
 //! other (sets declared before use, vector lengths, permutations, ranges, move names)
 //! and builds the [`Puzzle`].
 
+mod assemble;
+mod block;
+
 use super::error::{DefError, ErrorKind, Warning};
-use super::forbidden::forbidden_pairs;
 use super::lex::{entry, Entry, EntryError, Line, Source};
 use super::names::set_index;
 use super::syntax::{DefItem, Reader, Section};
@@ -496,77 +498,6 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    fn block(&mut self, line: &Line, sections: &[Section]) -> Result<(), DefError> {
-        self.close_sets(line);
-        let src = self.src;
-        let mut pieces = Vec::new();
-        let mut seen_sets = vec![false; self.sets.len()];
-        for sec in sections {
-            let k = self.set_index(&sec.name)?;
-            let set = &self.sets[k];
-            if seen_sets[k] {
-                return Err(src.err(
-                    &sec.name,
-                    0,
-                    ErrorKind::DuplicateSet {
-                        set: set.name.clone(),
-                        within: "this Block".into(),
-                    },
-                ));
-            }
-            seen_sets[k] = true;
-            let row = &sec.rows[0];
-            let n = set.size as u64;
-            let mut seen = vec![false; set.size];
-            for t in 0..row.toks.len() {
-                let x = match entry(&row.toks[t].s) {
-                    Ok(Entry::Num(x)) => x,
-                    Err(EntryError::TooLarge) => u64::MAX,
-                    _ => {
-                        return Err(src.err(
-                            row,
-                            t,
-                            ErrorKind::BadBlock(format!(
-                                "`{}` is not a piece number: expected numbers from 1 to {n} (pieces of set `{}`)",
-                                row.toks[t].s, set.name
-                            )),
-                        ))
-                    }
-                };
-                if x < 1 || x > n {
-                    return Err(src.err(
-                        row,
-                        t,
-                        ErrorKind::BadBlock(format!(
-                            "piece {} is not in set `{}`: expected numbers from 1 to {n}",
-                            row.toks[t].s, set.name
-                        )),
-                    ));
-                }
-                if seen[(x - 1) as usize] {
-                    return Err(src.err(
-                        row,
-                        t,
-                        ErrorKind::BadBlock(format!(
-                            "piece {x} of set `{}` is listed twice: expected each piece once",
-                            set.name
-                        )),
-                    ));
-                }
-                seen[(x - 1) as usize] = true;
-                pieces.push((k, (x - 1) as u16));
-            }
-        }
-        if pieces.len() < 2 {
-            self.warn(
-                line,
-                "this Block joins fewer than two pieces, so it constrains nothing".into(),
-            );
-        }
-        self.blocks.push(Block { pieces });
-        Ok(())
-    }
-
     fn skipped(&mut self, line: &Line) {
         if line.first() == "MoveLimits" {
             self.warn(
@@ -583,106 +514,6 @@ impl<'s> Builder<'s> {
                 ),
             );
         }
-    }
-
-    /// Assembles the puzzle once every command is read.
-    fn finish(self, first: &Line) -> Result<(Puzzle, Vec<Warning>), DefError> {
-        let src = self.src;
-        if self.sets.is_empty() {
-            return Err(src.err(
-                first,
-                0,
-                invalid("the definition declares no set: expected at least one `Set NAME PIECES ORIENTATIONS`"),
-            ));
-        }
-        if self.moves.is_empty() {
-            return Err(src.err(
-                first,
-                0,
-                invalid("the definition has no move: expected at least one `Move NAME ... End`"),
-            ));
-        }
-        let solved = match self.solved {
-            Some((s, _)) => s,
-            None => Transform::identity(&self.sets),
-        };
-        let ignore = match self.ignore {
-            Some((m, _)) => m,
-            None => self.sets.iter().map(no_ignore).collect(),
-        };
-        let mut move_lines = Vec::with_capacity(self.moves.len());
-        let mut base: Vec<_> = self
-            .moves
-            .into_iter()
-            .map(|(name, file_form, directed, line)| {
-                move_lines.push(line);
-                (name, file_form, directed)
-            })
-            .collect();
-        let mut total_moves = self.total_moves;
-        let aliases = twsearch::expand(
-            src,
-            &self.sets,
-            self.positions,
-            &mut total_moves,
-            &mut base,
-            &mut move_lines,
-            self.derived,
-        )?;
-        // A sequence of guarded moves would need the guards of every step, in the
-        // positions between them: not a guard of one position.
-        if self.guards.iter().any(Option::is_some) && base.len() > self.guards.len() {
-            return Err(src.err(
-                &move_lines[self.guards.len()],
-                0,
-                invalid(
-                    "`MoveSequence` in a definition with guarded moves (`When`): a sequence has no single guard; expected each move written out with its own `When` lines",
-                ),
-            ));
-        }
-        let mut puzzle = Puzzle::new(self.name, self.sets, solved, base, ignore, self.blocks);
-        for (slot, g) in puzzle.guards.iter_mut().zip(self.guards) {
-            *slot = g;
-        }
-        if self.free.iter().flatten().any(|&f| f) {
-            // A free position of the goal may be left unsolved by any scramble, too.
-            for (mask, free) in puzzle.ignore.iter_mut().zip(&self.free) {
-                for (m, &f) in mask.perm.iter_mut().zip(free) {
-                    *m |= f;
-                }
-            }
-            puzzle.free = self.free;
-        }
-        puzzle.rules = self.rules;
-        // Two moves with one name would make scrambles and limits ambiguous.
-        let mut by_name: HashMap<&str, usize> = HashMap::new();
-        for m in &puzzle.moves {
-            if let Some(&other) = by_name.get(m.name.as_str()) {
-                let (a, b) = (
-                    &puzzle.base_moves[other].name,
-                    &puzzle.base_moves[m.base].name,
-                );
-                return Err(src.err(
-                    &move_lines[m.base],
-                    1,
-                    invalid(format!(
-                        "the name `{}` belongs both to move `{a}` (line {}) or one of its powers and to move `{b}` or one of its powers: expected distinct names",
-                        m.name, move_lines[other].no
-                    )),
-                ));
-            }
-            by_name.insert(&m.name, m.base);
-        }
-        twsearch::attach_aliases(src, &mut puzzle, aliases)?;
-        let pairs = forbidden_pairs(src, &puzzle, &self.forbidden)?;
-        for (a, b) in pairs {
-            puzzle.forbid(a, b);
-        }
-        if let Some((line, rows)) = &self.stickers {
-            puzzle.stickers = Some(super::stickers::read(src, &puzzle, line, rows)?);
-        }
-        super::costs::apply(src, &mut puzzle, &self.costs)?;
-        Ok((puzzle, self.warnings))
     }
 }
 

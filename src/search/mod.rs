@@ -22,6 +22,7 @@
 //!   component values, advanced through move tables.
 
 pub mod canon;
+mod ctx;
 mod guarded;
 mod inverse;
 pub mod ordered;
@@ -31,6 +32,7 @@ mod worker;
 mod zero;
 
 use canon::Canon;
+use ctx::{touched_by, with_free, Ctx};
 use guarded::Guards;
 use ordered::Buffering;
 use worker::search_bound;
@@ -42,7 +44,7 @@ use crate::puzzle::{
 use crate::symmetry::SymmetryGroup;
 use crate::table::comp::{CompError, CompKind, CompSpec, Component};
 use crate::table::plan::set_specs;
-use crate::table::prune::{move_costs, PruneTable, INFINITE};
+use crate::table::prune::{move_costs, INFINITE};
 use crate::table::{CompId, Tables};
 use bitvec::prelude::*;
 use std::sync::Arc;
@@ -139,116 +141,6 @@ pub struct Solver<'p> {
     /// For guarded puzzles: the packed-key form of the moves and the exact distance
     /// tables built so far (see [`guarded`]).
     guarded: Option<guarded::GuardTables>,
-}
-
-/// Which base moves touch each position, per set, as bit masks over base moves.
-fn touched_by(puzzle: &Puzzle) -> Vec<Vec<u128>> {
-    puzzle
-        .sets
-        .iter()
-        .enumerate()
-        .map(|(set, def)| {
-            (0..def.size)
-                .map(|pos| {
-                    puzzle
-                        .base_moves
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, b)| b.touched[set][pos])
-                        .fold(0u128, |acc, (i, _)| acc | 1 << i)
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// Everything one search needs, fixed for the scramble: read-only, shared by threads.
-struct Ctx<'a> {
-    nm: usize,
-    /// Values per node: components, then block pieces.
-    width: usize,
-    /// Move table of each slot.
-    tables: Vec<&'a [u32]>,
-    start: Vec<u32>,
-    /// Which move may follow which (depends on the scramble's move limits).
-    canon: &'a Canon,
-    cost: Vec<u32>,
-    /// The most moves of cost 0 in a row a search tries (0 when every move costs
-    /// something): enough for any product of them ([`zero::longest_run`]).
-    zero_run: u32,
-    base: Vec<u32>,
-    prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
-    /// Per goal position, the slots whose value must be in the bit set for the node to
-    /// be that position; a node is solved when it is any of them.
-    goal: Vec<Vec<(usize, BitVec<u64, Lsb0>)>>,
-    /// Per block: (slot, set) of each of its pieces.
-    blocks: Vec<Vec<(usize, usize)>>,
-    touched: Vec<Vec<u128>>,
-    /// Per move: bit mask of the move limits it counts against.
-    limit_mask: Vec<u64>,
-    limit_max: Vec<u32>,
-    /// Further lookups of the pruning tables at conjugated positions.
-    sym: probe::SymProbes<'a>,
-    /// Lookups at the inverse position, when it is as far from solved.
-    inverse: Option<inverse::InverseProbe<'a>>,
-    /// The position to solve.
-    start_state: &'a State,
-    /// Where workers report the nodes they generate, in batches.
-    progress: &'a dyn Progress,
-    /// The guards, when some move has one.
-    guards: Option<Guards<'a>>,
-}
-
-/// The scramble's ignore masks with the goal's free positions (`?` in `Solved`) added.
-fn with_free(puzzle: &Puzzle, ignore: &[IgnoreMask]) -> Vec<IgnoreMask> {
-    puzzle
-        .sets
-        .iter()
-        .enumerate()
-        .map(|(k, def)| {
-            let mut m = ignore.get(k).cloned().unwrap_or_else(|| IgnoreMask {
-                perm: vec![false; def.size],
-                ori: vec![false; def.size],
-            });
-            if let Some(free) = puzzle.free.get(k) {
-                for (p, &f) in m.perm.iter_mut().zip(free) {
-                    *p |= f;
-                }
-            }
-            m
-        })
-        .collect()
-}
-
-impl Ctx<'_> {
-    /// The largest lower bound of the pruning tables for a node.
-    fn heuristic(&self, vals: &[u32]) -> u32 {
-        let direct = self.prune.iter().map(|(slots, t)| {
-            let idx: u64 = slots.iter().map(|&(s, st)| vals[s] as u64 * st).sum();
-            t.get(idx)
-        });
-        let probed = self.sym.probes.iter().map(|(t, pairs)| {
-            let idx: u64 = pairs
-                .iter()
-                .map(|&(s, st)| self.sym.start[s] as u64 * st)
-                .sum();
-            self.prune[*t].1.get(idx)
-        });
-        let mut h = direct.chain(probed).max().unwrap_or(0);
-        if let Some(ip) = &self.inverse {
-            let mut inv = self.start_state.clone();
-            ip.invert_into(self.start_state, &mut inv);
-            let mut scratch = vec![0u16; inv.sets.iter().map(|s| s.perm.len()).max().unwrap_or(0)];
-            for (t, comps) in &ip.tables {
-                let idx: u64 = comps
-                    .iter()
-                    .map(|&(c, st)| c.rank_state(&inv, &mut scratch) as u64 * st)
-                    .sum();
-                h = h.max(self.prune[*t].1.get(idx));
-            }
-        }
-        h
-    }
 }
 
 impl<'p> Solver<'p> {

@@ -1,0 +1,123 @@
+//! The per-search context: everything one search of one scramble needs, fixed before
+//! the first node and shared read-only by the worker threads ([`Ctx`]), with the helpers
+//! that set it up and the pruning bound of a node. It is apart from `mod.rs` so that the
+//! driver (which tables, which probes, which bounds) and the data the inner loop reads
+//! can be read separately.
+
+use super::canon::Canon;
+use super::guarded::Guards;
+use super::{inverse, probe};
+use crate::progress::Progress;
+use crate::puzzle::{IgnoreMask, Puzzle, State};
+use crate::table::prune::PruneTable;
+use bitvec::prelude::*;
+
+/// Which base moves touch each position, per set, as bit masks over base moves.
+pub(super) fn touched_by(puzzle: &Puzzle) -> Vec<Vec<u128>> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(set, def)| {
+            (0..def.size)
+                .map(|pos| {
+                    puzzle
+                        .base_moves
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, b)| b.touched[set][pos])
+                        .fold(0u128, |acc, (i, _)| acc | 1 << i)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Everything one search needs, fixed for the scramble: read-only, shared by threads.
+pub(super) struct Ctx<'a> {
+    pub(super) nm: usize,
+    /// Values per node: components, then block pieces.
+    pub(super) width: usize,
+    /// Move table of each slot.
+    pub(super) tables: Vec<&'a [u32]>,
+    pub(super) start: Vec<u32>,
+    /// Which move may follow which (depends on the scramble's move limits).
+    pub(super) canon: &'a Canon,
+    pub(super) cost: Vec<u32>,
+    /// The most moves of cost 0 in a row a search tries (0 when every move costs
+    /// something): enough for any product of them ([`super::zero::longest_run`]).
+    pub(super) zero_run: u32,
+    pub(super) base: Vec<u32>,
+    pub(super) prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
+    /// Per goal position, the slots whose value must be in the bit set for the node to
+    /// be that position; a node is solved when it is any of them.
+    pub(super) goal: Vec<Vec<(usize, BitVec<u64, Lsb0>)>>,
+    /// Per block: (slot, set) of each of its pieces.
+    pub(super) blocks: Vec<Vec<(usize, usize)>>,
+    pub(super) touched: Vec<Vec<u128>>,
+    /// Per move: bit mask of the move limits it counts against.
+    pub(super) limit_mask: Vec<u64>,
+    pub(super) limit_max: Vec<u32>,
+    /// Further lookups of the pruning tables at conjugated positions.
+    pub(super) sym: probe::SymProbes<'a>,
+    /// Lookups at the inverse position, when it is as far from solved.
+    pub(super) inverse: Option<inverse::InverseProbe<'a>>,
+    /// The position to solve.
+    pub(super) start_state: &'a State,
+    /// Where workers report the nodes they generate, in batches.
+    pub(super) progress: &'a dyn Progress,
+    /// The guards, when some move has one.
+    pub(super) guards: Option<Guards<'a>>,
+}
+
+/// The scramble's ignore masks with the goal's free positions (`?` in `Solved`) added.
+pub(super) fn with_free(puzzle: &Puzzle, ignore: &[IgnoreMask]) -> Vec<IgnoreMask> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(k, def)| {
+            let mut m = ignore.get(k).cloned().unwrap_or_else(|| IgnoreMask {
+                perm: vec![false; def.size],
+                ori: vec![false; def.size],
+            });
+            if let Some(free) = puzzle.free.get(k) {
+                for (p, &f) in m.perm.iter_mut().zip(free) {
+                    *p |= f;
+                }
+            }
+            m
+        })
+        .collect()
+}
+
+impl Ctx<'_> {
+    /// The largest lower bound of the pruning tables for a node.
+    pub(super) fn heuristic(&self, vals: &[u32]) -> u32 {
+        let direct = self.prune.iter().map(|(slots, t)| {
+            let idx: u64 = slots.iter().map(|&(s, st)| vals[s] as u64 * st).sum();
+            t.get(idx)
+        });
+        let probed = self.sym.probes.iter().map(|(t, pairs)| {
+            let idx: u64 = pairs
+                .iter()
+                .map(|&(s, st)| self.sym.start[s] as u64 * st)
+                .sum();
+            self.prune[*t].1.get(idx)
+        });
+        let mut h = direct.chain(probed).max().unwrap_or(0);
+        if let Some(ip) = &self.inverse {
+            let mut inv = self.start_state.clone();
+            ip.invert_into(self.start_state, &mut inv);
+            let mut scratch = vec![0u16; inv.sets.iter().map(|s| s.perm.len()).max().unwrap_or(0)];
+            for (t, comps) in &ip.tables {
+                let idx: u64 = comps
+                    .iter()
+                    .map(|&(c, st)| c.rank_state(&inv, &mut scratch) as u64 * st)
+                    .sum();
+                h = h.max(self.prune[*t].1.get(idx));
+            }
+        }
+        h
+    }
+}

@@ -15,6 +15,7 @@ mod show;
 mod solve;
 mod stats;
 mod summary;
+mod table_args;
 mod verbose;
 
 use clap::error::{ContextKind, ErrorKind};

@@ -5,6 +5,7 @@
 use super::output;
 use super::overrides::Overrides;
 use super::progress::Bars;
+use super::table_args::TableArgs;
 use super::{input, summary};
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
@@ -12,7 +13,7 @@ use ksolve::def::{format_state, parse_puzzle, read_file};
 use ksolve::gods::database::{self, Database};
 use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{Group, Verdict};
-use ksolve::memory::{default_budget, parse_budget};
+use ksolve::memory::default_budget;
 use ksolve::progress::Progress;
 use ksolve::puzzle::{
     Goal, IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State,
@@ -76,19 +77,9 @@ pub struct SolveArgs {
     /// Print one JSON object per scramble per line instead of ksolve+'s text.
     #[arg(long)]
     pub json: bool,
-    /// Memory budget for move and pruning tables, such as 512M or 8G (default: a quarter
-    /// of RAM). At least 16M: below that even small puzzles' tables do not fit and
-    /// solving runs tens of times slower. A puzzle whose move tables need more is refused
-    /// with the budget it needs.
-    #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
-    pub memory: Option<u64>,
-    /// Folder for cached tables (default: ./tables when it exists, else the user's
-    /// cache folder).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
-    /// Build tables in memory only; read and write no table files.
-    #[arg(long)]
-    pub no_cache: bool,
+    /// Where tables are kept and how much memory they may take.
+    #[command(flatten)]
+    pub table: TableArgs,
     /// Solve by the database method: step down the exact distance table in FILE
     /// (written by `ksolve god DEF --save FILE`), one optimal solution per scramble with
     /// no search. A missing, damaged or foreign FILE is computed anew and written.
@@ -244,7 +235,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // Before anything reads the settings (the database's metric, the goal checks).
     args.overrides.apply(&puzzle, &mut scrambles)?;
-    let dir = (!args.no_cache).then(|| cache_dir(args.tables.as_deref()));
+    let dir = (!args.table.no_cache).then(|| cache_dir(args.table.tables.as_deref()));
     let cache = TableCache::open(
         dir,
         &args.def,
@@ -252,7 +243,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         &bytes,
         &bars,
     );
-    let budget = args.memory.unwrap_or_else(default_budget);
+    let budget = args.table.memory.unwrap_or_else(default_budget);
     // A budget too small for the move tables the search needs is refused before
     // anything large is built, with what it needs.
     for s in &scrambles {

@@ -6,10 +6,11 @@
 
 use super::output;
 use super::progress::Bars;
+use super::table_args::TableArgs;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::def::{parse_puzzle, read_file};
 use ksolve::group::Group;
-use ksolve::memory::{default_budget, parse_budget};
+use ksolve::memory::default_budget;
 use ksolve::progress::Progress;
 use ksolve::puzzle::{Metric, SolveSettings};
 use ksolve::rng::Rng;
@@ -56,17 +57,9 @@ pub struct StatsArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Memory budget for move and pruning tables, such as 512M or 8G (default: a quarter
-    /// of RAM; at least 16M).
-    #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
-    pub memory: Option<u64>,
-    /// Folder for cached tables (default: ./tables when it exists, else the user's
-    /// cache folder).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
-    /// Build tables in memory only; read and write no table files.
-    #[arg(long)]
-    pub no_cache: bool,
+    /// Where tables are kept and how much memory they may take.
+    #[command(flatten)]
+    pub table: TableArgs,
     /// Search each position with N threads (1 or more; default: one per core). The
     /// numbers are the same for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -117,9 +110,9 @@ pub fn run(args: StatsArgs) -> anyhow::Result<u8> {
         // clap requires --random or --walk with --count.
         _ => unreachable!("clap enforces --random or --walk with --count"),
     };
-    let budget = args.memory.unwrap_or_else(default_budget);
+    let budget = args.table.memory.unwrap_or_else(default_budget);
     check_goal(&puzzle, &[], budget)?;
-    let dir = (!args.no_cache).then(|| cache_dir(args.tables.as_deref()));
+    let dir = (!args.table.no_cache).then(|| cache_dir(args.table.tables.as_deref()));
     let cache = TableCache::open(
         dir,
         &args.def,

@@ -1,0 +1,25 @@
+//! The table flags `solve` and `stats` share (`--memory`, `--tables`, `--no-cache`),
+//! defined once so that their names, value names and help text cannot drift apart.
+//! `god` keeps its own `--memory`: it takes any size (no 16M floor) and has no table
+//! cache to point at.
+
+use ksolve::memory::parse_budget;
+use std::path::PathBuf;
+
+/// Where tables are kept and how much memory they may take.
+#[derive(clap::Args, Debug)]
+pub struct TableArgs {
+    /// Memory budget for move and pruning tables, such as 512M or 8G (default: a quarter
+    /// of RAM). At least 16M: below that even small puzzles' tables do not fit and
+    /// solving runs tens of times slower. A puzzle whose move tables need more is refused
+    /// with the budget it needs.
+    #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
+    pub memory: Option<u64>,
+    /// Folder for cached tables (default: ./tables when it exists, else the user's
+    /// cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Build tables in memory only; read and write no table files.
+    #[arg(long)]
+    pub no_cache: bool,
+}

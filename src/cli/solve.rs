@@ -13,7 +13,6 @@ use ksolve::def::{format_state, parse_puzzle, read_file};
 use ksolve::gods::database::{self, Database};
 use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{Group, Verdict};
-use ksolve::memory::default_budget;
 use ksolve::progress::Progress;
 use ksolve::puzzle::{
     Goal, IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State,
@@ -24,8 +23,6 @@ use ksolve::search::{
     random::{random_position, random_state},
     Outcome, SolveOptions, Solver, Status,
 };
-use ksolve::table::cache::TableCache;
-use ksolve::table::file::cache_dir;
 use ksolve::table::plan::check_goal;
 use ksolve::table::Tables;
 use std::collections::HashMap;
@@ -235,15 +232,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // Before anything reads the settings (the database's metric, the goal checks).
     args.overrides.apply(&puzzle, &mut scrambles)?;
-    let dir = (!args.table.no_cache).then(|| cache_dir(args.table.tables.as_deref()));
-    let cache = TableCache::open(
-        dir,
-        &args.def,
-        puzzle.name.as_deref().unwrap_or(""),
-        &bytes,
-        &bars,
-    );
-    let budget = args.table.memory.unwrap_or_else(default_budget);
+    let cache = args.table.cache(&args.def, &puzzle, &bytes, &bars);
+    let budget = args.table.budget();
     // A budget too small for the move tables the search needs is refused before
     // anything large is built, with what it needs.
     for s in &scrambles {

@@ -10,14 +10,11 @@ use super::table_args::TableArgs;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::def::{parse_puzzle, read_file};
 use ksolve::group::Group;
-use ksolve::memory::default_budget;
 use ksolve::progress::Progress;
 use ksolve::puzzle::{Metric, SolveSettings};
 use ksolve::rng::Rng;
 use ksolve::search::Solver;
 use ksolve::stats::{self, Sampling, Stats};
-use ksolve::table::cache::TableCache;
-use ksolve::table::file::cache_dir;
 use ksolve::table::plan::check_goal;
 use ksolve::table::Tables;
 use std::io::Write;
@@ -110,16 +107,9 @@ pub fn run(args: StatsArgs) -> anyhow::Result<u8> {
         // clap requires --random or --walk with --count.
         _ => unreachable!("clap enforces --random or --walk with --count"),
     };
-    let budget = args.table.memory.unwrap_or_else(default_budget);
+    let budget = args.table.budget();
     check_goal(&puzzle, &[], budget)?;
-    let dir = (!args.table.no_cache).then(|| cache_dir(args.table.tables.as_deref()));
-    let cache = TableCache::open(
-        dir,
-        &args.def,
-        puzzle.name.as_deref().unwrap_or(""),
-        &bytes,
-        &bars,
-    );
+    let cache = args.table.cache(&args.def, &puzzle, &bytes, &bars);
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     // An unseeded run still gets a seed it can print, so any run can be repeated.
     let seed = args.seed.unwrap_or_else(|| Rng::from_entropy().next_u64());

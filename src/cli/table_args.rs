@@ -3,8 +3,12 @@
 //! `god` keeps its own `--memory`: it takes any size (no 16M floor) and has no table
 //! cache to point at.
 
-use ksolve::memory::parse_budget;
-use std::path::PathBuf;
+use ksolve::memory::{default_budget, parse_budget};
+use ksolve::progress::Progress;
+use ksolve::puzzle::Puzzle;
+use ksolve::table::cache::TableCache;
+use ksolve::table::file::cache_dir;
+use std::path::{Path, PathBuf};
 
 /// Where tables are kept and how much memory they may take.
 #[derive(clap::Args, Debug)]
@@ -22,4 +26,30 @@ pub struct TableArgs {
     /// Build tables in memory only; read and write no table files.
     #[arg(long)]
     pub no_cache: bool,
+}
+
+impl TableArgs {
+    /// The memory budget: `--memory`, else a quarter of RAM.
+    pub fn budget(&self) -> u64 {
+        self.memory.unwrap_or_else(default_budget)
+    }
+
+    /// The table cache for the definition at `def` (contents `bytes`): in the folder
+    /// `--tables` names (or the default one), or in memory with `--no-cache`.
+    pub fn cache(
+        &self,
+        def: &Path,
+        puzzle: &Puzzle,
+        bytes: &[u8],
+        progress: &dyn Progress,
+    ) -> TableCache {
+        let dir = (!self.no_cache).then(|| cache_dir(self.tables.as_deref()));
+        TableCache::open(
+            dir,
+            def,
+            puzzle.name.as_deref().unwrap_or(""),
+            bytes,
+            progress,
+        )
+    }
 }

@@ -3,6 +3,7 @@
 //! `ksolve` binary is a thin command-line layer over it.
 
 pub mod alg;
+pub mod batch;
 pub mod coord;
 pub mod def;
 pub mod fsutil;

@@ -1,7 +1,7 @@
 //! Reading a scramble file named on the command line, where `-` means standard input
 //! (`ksolve solve DEF -`, `ksolve check DEF -`), so that scrambles can be piped in.
 
-use ksolve::def::{load_scrambles, parse_scrambles, DefError};
+use ksolve::def::{parse_scrambles, read_file, DefError};
 use ksolve::fsutil::MAX_INPUT_BYTES;
 use ksolve::puzzle::{Puzzle, Scramble};
 use std::io::Read;
@@ -28,8 +28,18 @@ pub fn display_name(path: &Path) -> String {
 /// Standard input is capped at the size ksolve reads from any file, so that an endless
 /// pipe is refused rather than filling memory.
 pub fn scrambles(path: &Path, puzzle: &Puzzle) -> anyhow::Result<Vec<Scramble>> {
+    Ok(scrambles_and_bytes(path, puzzle)?.0)
+}
+
+/// [`scrambles`], with the bytes they were read from (which a shard of a batch hashes).
+pub fn scrambles_and_bytes(
+    path: &Path,
+    puzzle: &Puzzle,
+) -> anyhow::Result<(Vec<Scramble>, Vec<u8>)> {
     if !is_stdin(path) {
-        return Ok(load_scrambles(path, puzzle)?);
+        let bytes = read_file(path)?;
+        let scrambles = parse_scrambles(&bytes, &path.display().to_string(), puzzle)?;
+        return Ok((scrambles, bytes));
     }
     let mut bytes = Vec::new();
     std::io::stdin()
@@ -44,5 +54,5 @@ pub fn scrambles(path: &Path, puzzle: &Puzzle) -> anyhow::Result<Vec<Scramble>> 
         );
     }
     let scrambles: Result<_, DefError> = parse_scrambles(&bytes, STDIN_NAME, puzzle);
-    Ok(scrambles?)
+    Ok((scrambles?, bytes))
 }

@@ -7,11 +7,14 @@ mod check;
 mod god;
 mod guarded;
 mod input;
+mod merge;
 mod output;
 mod overrides;
 mod progress;
+mod shard_args;
 mod shell;
 mod show;
+mod sink;
 mod solve;
 mod stats;
 mod summary;
@@ -83,6 +86,9 @@ enum Command {
     /// Draw a position as its net of stickers (in colour on a terminal, or as SVG), from
     /// an algorithm or a facelet string; in ksolve+'s form without a sticker map.
     Show(show::ShowArgs),
+    /// Print the results of a batch solved in shards (`solve ... --shard K/N --out DIR`)
+    /// in the input's order, as one `ksolve solve` run prints them.
+    Merge(merge::MergeArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
@@ -97,6 +103,7 @@ const SUBCOMMANDS: &[&str] = &[
     "completions",
     "man",
     "show",
+    "merge",
     "help",
 ];
 
@@ -181,6 +188,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Show(args) => show::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -2,9 +2,10 @@
 //! SCRAMBLES.txt`): solves every scramble in order and prints what ksolve+ prints, or
 //! one JSON object per scramble with `--json`.
 
-use super::output;
 use super::overrides::Overrides;
 use super::progress::Bars;
+use super::shard_args::{self, Batch, ShardArgs};
+use super::sink::{Emitter, Sink};
 use super::table_args::TableArgs;
 use super::{input, summary};
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
@@ -15,8 +16,7 @@ use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{Group, Verdict};
 use ksolve::progress::Progress;
 use ksolve::puzzle::{
-    Goal, IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State,
-    Target,
+    IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
 };
 use ksolve::rng::Rng;
 use ksolve::search::{
@@ -38,6 +38,8 @@ use std::time::Instant;
   ksolve solve puzzles/3x3x3.def --alg \"R U R' U'\" --slack 1   what an algorithm makes
   ksolve solve puzzles/2x2x2.def --alg \"R U R'\" --moves R,U    only R, U and their powers
   cat s.txt | ksolve solve puzzles/2x2x2.def -                 scrambles from standard input
+  ksolve solve puzzles/2x2x2.def scrambles/2x2x2.batch.txt --seed 1 --shard 0/4 --out res
+                                     shard 0 of 4 into res/; `ksolve merge res` prints all
 
 --slack, --max-depth, --qtm/--htm and --moves replace the scramble file's Slack,
 MaxDepth, QTM/HTM and MoveLimits for every scramble; what they do not name keeps the
@@ -77,6 +79,9 @@ pub struct SolveArgs {
     /// Where tables are kept and how much memory they may take.
     #[command(flatten)]
     pub table: TableArgs,
+    /// Solving one shard of a batch (--shard, --shards, --out).
+    #[command(flatten)]
+    pub batch: ShardArgs,
     /// Solve by the database method: step down the exact distance table in FILE
     /// (written by `ksolve god DEF --save FILE`), one optimal solution per scramble with
     /// no search. A missing, damaged or foreign FILE is computed anew and written.
@@ -128,87 +133,25 @@ struct JsonRest<'a> {
     nodes: u64,
 }
 
-/// Writes solutions as they are confirmed: ksolve+'s indented lines, or the elements of
-/// the `--json` object's `solutions` array. It is called from the solver's callback,
-/// which cannot return an error, so a failed write ends the process there rather than
-/// letting the search run on for minutes with nobody reading.
-struct Emitter<'p> {
-    json: bool,
-    puzzle: &'p Puzzle,
-    written: u64,
-    /// The first solution, kept for `--steps`.
-    first: Option<Vec<MoveId>>,
-    /// The scramble's metric, and with `MoveCosts` weights the moves of each solution
-    /// written (for `--json`'s `solution_moves`).
-    metric: Metric,
-    moves: Option<Vec<usize>>,
-    /// With a goal: the position solved from, its `?` marks, and the name of the goal
-    /// position the first solution ends in (for `--json`).
-    goal: Option<(&'p Goal, &'p State, &'p [IgnoreMask])>,
-    reached: Option<String>,
-}
-
-impl Emitter<'_> {
-    fn emit(&mut self, seq: &[MoveId]) {
-        if let (Some((goal, start, ignore)), None) = (self.goal, &self.reached) {
-            let end = self.puzzle.apply_sequence(start, seq);
-            self.reached = goal
-                .reached_by(&end, ignore)
-                .map(|i| goal.positions[i].name.clone());
-        }
-        let mut out = output::stdout();
-        let result = if self.json {
-            let sep = if self.written == 0 { "" } else { "," };
-            serde_json::to_string(&self.puzzle.format_sequence(seq))
-                .map_err(std::io::Error::other)
-                .and_then(|s| write!(out, "{sep}{s}"))
-        } else if self.moves.is_some() {
-            // Weighted moves: the cost and the move count differ, so print both.
-            let cost: u32 = seq
-                .iter()
-                .map(|&m| self.puzzle.move_cost(self.metric, m))
-                .sum();
-            let n = seq.len();
-            writeln!(
-                out,
-                "{}  ({n} move{}, cost {cost})",
-                solution_line(self.puzzle, seq),
-                if n == 1 { "" } else { "s" }
-            )
-        } else {
-            writeln!(out, "{}", solution_line(self.puzzle, seq))
-        };
-        output::or_exit(result);
-        if let Some(moves) = &mut self.moves {
-            moves.push(seq.len());
-        }
-        self.written += 1;
-        if self.first.is_none() {
-            self.first = Some(seq.to_vec());
-        }
-    }
-}
-
-/// A solution as ksolve+ prints it: two spaces, then the moves; the empty solution is a
-/// single space.
-fn solution_line(puzzle: &Puzzle, seq: &[MoveId]) -> String {
-    if seq.is_empty() {
-        " ".to_string()
-    } else {
-        format!("  {}", puzzle.format_sequence(seq))
-    }
-}
-
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let bars = Bars::new(args.quiet);
+    // Which shard of a batch, if any: refused before any work when the flags or the
+    // scheduler's variables do not say.
+    let shard = args.batch.selection()?;
     let def_name = args.def.display().to_string();
     let bytes = read_file(&args.def)?;
     let (puzzle, warnings) = parse_puzzle(&bytes, &def_name)?;
     for w in &warnings {
         bars.warn(&w.to_string());
     }
+    // The scramble file's bytes, kept for a shard's header.
+    let mut scramble_bytes = Vec::new();
     let mut scrambles = match (&args.scrambles, &args.facelets) {
-        (Some(path), _) => input::scrambles(path, &puzzle)?,
+        (Some(path), _) => {
+            let (scrambles, bytes) = input::scrambles_and_bytes(path, &puzzle)?;
+            scramble_bytes = bytes;
+            scrambles
+        }
         (None, Some(f)) => vec![Scramble {
             name: "facelets".into(),
             source: match super::show::from_facelets(&puzzle, f)? {
@@ -295,14 +238,35 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let mut limited_groups: HashMap<Vec<MoveId>, Option<Group>> = HashMap::new();
     // The groups seen from each goal position, built once.
     let mut goal_groups = GoalGroups::default();
+    let mut batch: Option<Batch> = match shard {
+        Some(shard) => Some(shard_args::start(
+            &args,
+            shard,
+            &bytes,
+            &scramble_bytes,
+            scrambles.len(),
+        )?),
+        None => None,
+    };
+    if batch.is_some()
+        && args.seed.is_none()
+        && scrambles
+            .iter()
+            .any(|s| matches!(s.source, ScrambleSource::Random))
+    {
+        bars.warn(
+            "RandomScramble without --seed: each shard draws its own positions, so the \
+             batch differs from a single run; give --seed for repeatable shards",
+        );
+    }
     let mut code = EXIT_OK;
-    for scramble in &scrambles {
+    for (index, scramble) in scrambles.iter().enumerate() {
         let timer = Instant::now();
-        // Every write is checked, so a closed or full standard output stops the run
-        // between scrambles at the latest (see `output`).
-        let mut out = output::stdout();
-        if !args.json {
-            writeln!(out, "Solving {}", scramble.name)?;
+        let mine = batch.as_ref().is_none_or(|b| b.shard.takes(index));
+        // Another shard's scramble is skipped; a random one is still drawn, so that
+        // this shard's random positions are those a single run draws.
+        if !mine && !matches!(scramble.source, ScrambleSource::Random) {
+            continue;
         }
         let (start, ignore): (_, Vec<IgnoreMask>) = match &scramble.source {
             ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
@@ -339,6 +303,30 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             ScrambleSource::Random => (random_position(&puzzle, group.as_ref(), &mut rng), vec![]),
             ScrambleSource::Impossible(_) => (puzzle.solved.clone(), vec![]),
         };
+        if !mine {
+            continue;
+        }
+        let mut emitter = Emitter {
+            sink: match batch {
+                Some(_) => Sink::Record {
+                    text: Vec::new(),
+                    json: Vec::new(),
+                },
+                None => Sink::Stdout { json: args.json },
+            },
+            puzzle: &puzzle,
+            written: 0,
+            first: None,
+            metric: scramble.settings.metric,
+            moves: puzzle.has_weights().then(Vec::new),
+            goal: None,
+            reached: None,
+        };
+        // Every write is checked, so a closed or full standard output stops the run
+        // between scrambles at the latest (see `output`).
+        emitter
+            .sink
+            .text(|out| writeln!(out, "Solving {}", scramble.name))?;
         if !puzzle.blocks.is_empty() && ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {
             // ksolve+ warns here too: which moves are legal depends on where the
             // bandaged pieces are, and `?` leaves that to hints.
@@ -348,18 +336,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 scramble.name
             ));
         }
-        if !args.json
-            && !matches!(
-                scramble.source,
-                ScrambleSource::Position(_) | ScrambleSource::Impossible(_)
-            )
-        {
-            write!(out, "Scramble position:\n{}", format_state(&puzzle, &start))?;
+        if !matches!(
+            scramble.source,
+            ScrambleSource::Position(_) | ScrambleSource::Impossible(_)
+        ) {
+            emitter
+                .sink
+                .text(|out| write!(out, "Scramble position:\n{}", format_state(&puzzle, &start)))?;
         }
-        out.flush()?;
-        // Solutions may be printed from the search's threads: release stdout until the
-        // search is done.
-        drop(out);
         // A position given piece by piece may be one no sequence of moves reaches (a
         // twisted corner, an odd swap): say so and why, rather than search forever.
         let mut unreachable = match (&scramble.source, &group, &scramble.settings.goal) {
@@ -424,33 +408,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 unreachable = Some(format!("with only the moves {by} ({names}), {r}"));
             }
         }
-        let json = args.json;
         // With --json the object is streamed too: its name and the opening of its
         // `solutions` array first, each solution as it is confirmed, the other fields
         // once the search is done. So a huge Slack holds nothing in memory either way.
-        if json {
-            let mut out = output::stdout();
-            write!(
-                out,
-                "{{\"name\":{},\"solutions\":[",
-                serde_json::to_string(&scramble.name)?
-            )?;
-            out.flush()?;
-        }
-        let mut emitter = Emitter {
-            json,
-            puzzle: &puzzle,
-            written: 0,
-            first: None,
-            metric: scramble.settings.metric,
-            moves: puzzle.has_weights().then(Vec::new),
-            goal: scramble
-                .settings
-                .goal
-                .as_deref()
-                .map(|g| (g, &start, &ignore[..])),
-            reached: None,
-        };
+        let name = serde_json::to_string(&scramble.name)?;
+        emitter
+            .sink
+            .json(|out| write!(out, "{{\"name\":{name},\"solutions\":["))?;
+        emitter.goal = scramble
+            .settings
+            .goal
+            .as_deref()
+            .map(|g| (g, &start, &ignore[..]));
         let outcome = if unreachable.is_some() {
             Outcome {
                 status: Status::Unreachable,
@@ -488,15 +457,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 scramble.name, outcome.nodes, outcome.probes
             );
         }
-        let mut out = output::stdout();
-        if json {
+        let status = match outcome.status {
+            Status::Solved => "solved",
+            Status::MaxDepth => "no_solution",
+            Status::Unreachable => "unreachable",
+        };
+        {
             let rest = JsonRest {
-                status: match outcome.status {
-                    Status::Solved => "solved",
-                    Status::MaxDepth => "no_solution",
-                    Status::Unreachable => "unreachable",
-                },
-                reason: unreachable,
+                status,
+                reason: unreachable.clone(),
                 length: outcome.length,
                 metric: scramble.settings.metric.name(),
                 solution_moves: emitter.moves.take(),
@@ -506,8 +475,19 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             };
             // `rest` serialises as `{...}`: its fields continue the streamed object.
             let rest = serde_json::to_string(&rest)?;
-            writeln!(out, "],{}", &rest[1..])?;
-        } else {
+            emitter.sink.json(|out| writeln!(out, "],{}", &rest[1..]))?;
+        }
+        let steps = match (args.steps, &emitter.first) {
+            (true, Some(seq)) => Some(seq.clone()),
+            _ => None,
+        };
+        // A shard's text is printed later by `merge`, to wherever that goes: colour only
+        // when asked for outright.
+        let color = match batch {
+            Some(_) => args.color == super::show::ColorWhen::Always,
+            None => args.color.on(),
+        };
+        emitter.sink.text(|out| {
             match (outcome.status, &unreachable) {
                 (Status::Solved, _) => {}
                 (Status::MaxDepth, _) => writeln!(out, "Max depth reached, aborting.")?,
@@ -519,13 +499,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                     writeln!(out, "No solution: the position cannot be solved.")?
                 }
             }
-            if let (true, Some(seq)) = (args.steps, &emitter.first) {
-                write_steps(&mut out, &puzzle, &start, seq, args.color.on())?;
+            if let Some(seq) = &steps {
+                write_steps(out, &puzzle, &start, seq, color)?;
             }
-            writeln!(out)?;
+            writeln!(out)
+        })?;
+        if let (Some(b), Sink::Record { text, json }) = (&mut batch, emitter.sink) {
+            b.writer
+                .push(&shard_args::record(index, scramble, status, text, json)?)?;
         }
-        out.flush()?;
-        if !json && !args.quiet {
+        if (batch.is_some() || !args.json) && !args.quiet {
             let seconds = timer.elapsed().as_secs_f64();
             let line = summary::line(
                 &scramble.name,
@@ -539,13 +522,28 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             let _ = writeln!(std::io::stderr(), "{line}");
         }
     }
+    if let Some(b) = batch {
+        let path = b.writer.finish()?;
+        if !args.quiet {
+            bars.note(&format!(
+                "shard {}: {} of {} scrambles written to {}",
+                b.shard,
+                b.shard.share(scrambles.len()),
+                scrambles.len(),
+                path.display()
+            ));
+        }
+        // The file holds the verdicts; `merge` exits as a single run would. A task that
+        // wrote its file has done its work, and a scheduler should not retry it.
+        return Ok(EXIT_OK);
+    }
     Ok(code)
 }
 
 /// seed 002's step by step: the position before the first move and after each move of
 /// a solution.
 fn write_steps(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     puzzle: &Puzzle,
     start: &State,
     seq: &[MoveId],

@@ -433,7 +433,8 @@ fn slurm_and_kubernetes_variables_select_the_shard() {
     );
     // Refused, with exit 2 and what was expected, before anything is written.
     let both = [slurm[0], slurm[3], ("JOB_COMPLETION_INDEX", "1")];
-    let cases: [(&[(&str, &str)], &[&str], &str); 5] = [
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str], &'a str);
+    let cases: [Case; 5] = [
         (
             &both,
             &["--shards", "4"],

@@ -219,7 +219,7 @@ pub fn select(
 mod tests {
     use super::*;
 
-    fn with(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + '_ {
+    fn with<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |name| {
             vars.iter()
                 .find(|(k, _)| *k == name)

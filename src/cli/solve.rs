@@ -1,6 +1,8 @@
 //! `ksolve solve PUZZLE.def SCRAMBLES.txt` (and ksolve+'s `ksolve PUZZLE.def
 //! SCRAMBLES.txt`): solves every scramble in order and prints what ksolve+ prints, or
-//! one JSON object per scramble with `--json`.
+//! one JSON object per scramble with `--json`. With `--out DIR` it is one shard of a
+//! batch: it solves the scrambles `--shard K/N` (or the scheduler) gives it and writes
+//! both forms of their output to the shard's file instead (see `shard_args`, `sink`).
 
 use super::overrides::Overrides;
 use super::progress::Bars;

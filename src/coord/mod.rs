@@ -113,11 +113,11 @@ fn rank_with(counts: &mut [u32], perm: &[u16], total: u64) -> u64 {
             let n = perm.len() as u64;
             for (i, &p) in perm.iter().enumerate() {
                 let remaining = n - i as u64;
-                for &c in &counts[..p as usize] {
-                    if c > 0 {
-                        r += m * c as u64 / remaining;
-                    }
-                }
+                // Each label `v < p` starts `m * c_v / remaining` arrangements, a whole
+                // number, so their sum is `m * (sum of c_v) / remaining`: one division
+                // per position instead of one per smaller label.
+                let smaller: u64 = counts[..p as usize].iter().map(|&c| c as u64).sum();
+                r += m * smaller / remaining;
                 m = m * counts[p as usize] as u64 / remaining;
                 counts[p as usize] -= 1;
             }
@@ -129,11 +129,8 @@ fn rank_with(counts: &mut [u32], perm: &[u16], total: u64) -> u64 {
     let n = perm.len();
     for (i, &p) in perm.iter().enumerate() {
         let remaining = (n - i) as u128;
-        for &c in &counts[..p as usize] {
-            if c > 0 {
-                r += m * c as u128 / remaining;
-            }
-        }
+        let smaller: u128 = counts[..p as usize].iter().map(|&c| c as u128).sum();
+        r += m * smaller / remaining;
         m = m * counts[p as usize] as u128 / remaining;
         counts[p as usize] -= 1;
     }

@@ -16,9 +16,12 @@
 //! set of positions): layer 0 holds them all, so distances are to the nearest.
 //!
 //! Repeats are rejected by merging new candidates against the last `2 * max cost`
-//! layers when every move's inverse is a move (a predecessor cannot lie further away);
-//! directed moves can lead back to any depth, so they keep a hash set of every key.
+//! layers when every move can be taken back by a move of the same cost, guards included
+//! (`super::reverse`; a predecessor cannot lie further away); directed moves can lead
+//! back to any depth, so they keep a set of every key, sharded by hash bits
+//! ([`ShardedSet`]) so that threads insert a layer together.
 
+use super::shards::ShardedSet;
 use super::{GodError, Layers};
 use crate::progress::Progress;
 use crate::puzzle::{Puzzle, State, Transform};
@@ -513,7 +516,7 @@ fn candidates(
     sources: &[u128],
     cols: &[(usize, usize)],
     undirected: bool,
-    seen: &KeySet,
+    seen: &ShardedSet,
     progress: &dyn Progress,
 ) -> Vec<u128> {
     // A guard is judged where the move is made from, the predecessor, but read on the
@@ -536,7 +539,7 @@ fn candidates(
                     }
                     let x = packer.step(inv, y);
                     debug_assert!(packer.guard_holds(fwd, x));
-                    if undirected || !seen.contains(&x) {
+                    if undirected || !seen.contains(x) {
                         out.push(x);
                     }
                 }
@@ -579,12 +582,12 @@ pub(crate) fn run(
     progress: &dyn Progress,
     on_layer: &Layers,
 ) -> Result<HashedRun, GodError> {
-    let mut seen = KeySet::default();
+    let mut seen = ShardedSet::new();
     let mut starts = starts;
     starts.sort_unstable();
     starts.dedup();
     if !undirected {
-        seen.extend(starts.iter().copied());
+        seen.extend(&starts);
     }
     let mut positions = starts.len() as u64;
     on_layer(0, positions);
@@ -662,8 +665,7 @@ pub(crate) fn run(
             });
         }
         if !undirected {
-            seen.reserve(found.len());
-            seen.extend(found.iter().copied());
+            seen.extend(&found);
         }
         on_layer(d + 1, found.len() as u64);
         layers.push(found);

@@ -2,10 +2,12 @@
 //! positions (antipodes) with an optimal solution each, and the full distance table for
 //! the database method ([`database`]).
 //!
-//! Two searches share one contract. The indexed search (`index`, `indexed`) keeps 2
+//! Three searches share one contract. The indexed search (`index`, `indexed`) keeps 2
 //! bits per position of a perfect index (4 or 8 when move costs or exact distances need
 //! them) and expands layers in parallel; the sparse search (`hashed`) stores only
-//! reached positions and handles `Block`, whose legality depends on the position. Both
+//! reached positions and handles `Block`, whose legality depends on the position. Guarded
+//! moves take a third, `guarded`, over a flat perfect index of packed keys when it fits,
+//! else the sparse search. All
 //! count distances *to solve* (a move `m` from `x` counts when it is legal at `x`),
 //! which for ordinary puzzles equals the distance from solved and for directed moves
 //! (`Move NAME noinverse`) is the number of moves a player needs. Each position is
@@ -24,6 +26,7 @@ mod index;
 mod indexed;
 mod reverse;
 pub mod sample;
+mod shards;
 mod table;
 
 use crate::memory;

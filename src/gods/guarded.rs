@@ -15,6 +15,7 @@
 //! goal. With one-way moves, or when exact distances are to be saved, entries are whole
 //! bytes. Every move costs 1 here; other costs take the hash-set search.
 
+use super::dispatch::Dispatch;
 use super::flat_index::FlatIndex;
 use super::hashed::Packer;
 use super::table::PackedTable;
@@ -113,6 +114,7 @@ fn run(
         .iter()
         .map(|&(inv, fwd)| packer.guard_before(inv, fwd))
         .collect();
+    let dispatch = Dispatch::new(&guards);
     let mut counts = vec![frontier.len() as u64];
     on_layer(0, frontier.len() as u64);
     loop {
@@ -130,17 +132,15 @@ fn run(
             .flat_map_iter(|chunk| {
                 let mut out = Vec::with_capacity(chunk.len());
                 for &y in chunk {
-                    for (&(inv, fwd), guard) in cols.iter().zip(&guards) {
-                        // The guard holds in the predecessor (it is read on `y`).
-                        if !Packer::holds(guard, y) {
-                            continue;
-                        }
+                    // The moves whose guards hold in the predecessor (read on `y`).
+                    dispatch.each(y, |c| {
+                        let (inv, fwd) = cols[c];
                         let x = packer.step(inv, y);
                         debug_assert!(packer.guard_holds(fwd, x));
                         if table.try_set(ix.rank(x), v) {
                             out.push(x);
                         }
-                    }
+                    });
                 }
                 progress.inc(chunk.len() as u64);
                 out
@@ -252,7 +252,5 @@ fn walk(
         k = packer.step(m, k);
         out.push(MoveId(m as u16));
     }
-    puzzle
-        .is_solved(&packer.state(k), &[])
-        .then_some(out)
+    puzzle.is_solved(&packer.state(k), &[]).then_some(out)
 }

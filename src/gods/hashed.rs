@@ -21,6 +21,7 @@
 //! back to any depth, so they keep a set of every key, sharded by hash bits
 //! ([`ShardedSet`]) so that threads insert a layer together.
 
+use super::dispatch::Dispatch;
 use super::shards::ShardedSet;
 use super::{GodError, Layers};
 use crate::progress::Progress;
@@ -525,6 +526,7 @@ fn candidates(
         .iter()
         .map(|&(inv, fwd)| packer.guard_before(inv, fwd))
         .collect();
+    let dispatch = Dispatch::new(&guards);
     sources
         .par_chunks(2048)
         .flat_map_iter(|chunk| {
@@ -533,16 +535,17 @@ fn candidates(
             for &y in chunk {
                 packer.block_masks_of_key(y, &mut masks);
                 let ok = packer.legal_moves(&masks);
-                for (&(inv, fwd), guard) in cols.iter().zip(&guards) {
-                    if !packer.allows(ok, fwd) || !Packer::holds(guard, y) {
-                        continue;
+                dispatch.each(y, |c| {
+                    let (inv, fwd) = cols[c];
+                    if !packer.allows(ok, fwd) {
+                        return;
                     }
                     let x = packer.step(inv, y);
                     debug_assert!(packer.guard_holds(fwd, x));
                     if undirected || !seen.contains(x) {
                         out.push(x);
                     }
-                }
+                });
             }
             progress.inc(chunk.len() as u64);
             out

@@ -19,6 +19,7 @@
 //! distance along an optimal path.
 
 pub mod database;
+mod dispatch;
 mod flat_index;
 mod guarded;
 mod hashed;

@@ -55,7 +55,9 @@ mod tests {
     #[test]
     fn holds_what_was_inserted_and_nothing_else() {
         let mut s = ShardedSet::new();
-        let keys: Vec<u128> = (0..10_000u128).map(|i| i * 0x1_0000_0001 + (i << 70)).collect();
+        let keys: Vec<u128> = (0..10_000u128)
+            .map(|i| i * 0x1_0000_0001 + (i << 70))
+            .collect();
         s.extend(&keys[..5_000]);
         s.extend(&keys[2_500..7_500]);
         assert_eq!(s.len(), 7_500);

@@ -101,6 +101,41 @@ impl PermCoord {
     }
 }
 
+/// The divisors [`div_exact`] handles by multiplication.
+const EXACT_MAX: usize = 128;
+
+/// Per divisor `d <= EXACT_MAX`: its factors of two, and the inverse of its odd part
+/// modulo 2^64 (Newton's iteration; each round doubles the correct low bits).
+const EXACT: [(u32, u64); EXACT_MAX + 1] = {
+    let mut t = [(0u32, 0u64); EXACT_MAX + 1];
+    let mut d = 1;
+    while d <= EXACT_MAX {
+        let shift = (d as u64).trailing_zeros();
+        let odd = (d as u64) >> shift;
+        let mut inv = odd;
+        let mut i = 0;
+        while i < 6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inv)));
+            i += 1;
+        }
+        t[d] = (shift, inv);
+        d += 1;
+    }
+    t
+};
+
+/// `x / d` for an `x` that `d` divides exactly. Ranking divides only exactly (each
+/// quotient counts arrangements), and a multiplication by the inverse costs a fraction
+/// of a 64-bit division, which dominated ranking on sliding boards.
+#[inline]
+fn div_exact(x: u64, d: u64) -> u64 {
+    debug_assert_eq!(x % d, 0);
+    match EXACT.get(d as usize) {
+        Some(&(shift, inv)) if d > 0 => (x >> shift).wrapping_mul(inv),
+        _ => x / d,
+    }
+}
+
 /// Lexicographic multiset rank; `counts` is consumed as scratch.
 fn rank_with(counts: &mut [u32], perm: &[u16], total: u64) -> u64 {
     // `m * c` never exceeds `total * n`; when that fits 64 bits the same arithmetic runs
@@ -113,12 +148,12 @@ fn rank_with(counts: &mut [u32], perm: &[u16], total: u64) -> u64 {
             let n = perm.len() as u64;
             for (i, &p) in perm.iter().enumerate() {
                 let remaining = n - i as u64;
-                for &c in &counts[..p as usize] {
-                    if c > 0 {
-                        r += m * c as u64 / remaining;
-                    }
-                }
-                m = m * counts[p as usize] as u64 / remaining;
+                // Each label `v < p` starts `m * c_v / remaining` arrangements, a whole
+                // number, so their sum is `m * (sum of c_v) / remaining`: one division
+                // per position instead of one per smaller label.
+                let smaller: u64 = counts[..p as usize].iter().map(|&c| c as u64).sum();
+                r += div_exact(m * smaller, remaining);
+                m = div_exact(m * counts[p as usize] as u64, remaining);
                 counts[p as usize] -= 1;
             }
             return r;
@@ -129,11 +164,8 @@ fn rank_with(counts: &mut [u32], perm: &[u16], total: u64) -> u64 {
     let n = perm.len();
     for (i, &p) in perm.iter().enumerate() {
         let remaining = (n - i) as u128;
-        for &c in &counts[..p as usize] {
-            if c > 0 {
-                r += m * c as u128 / remaining;
-            }
-        }
+        let smaller: u128 = counts[..p as usize].iter().map(|&c| c as u128).sum();
+        r += m * smaller / remaining;
         m = m * counts[p as usize] as u128 / remaining;
         counts[p as usize] -= 1;
     }

@@ -89,3 +89,14 @@ proptest! {
         prop_assert_eq!(c.rank(&out), r);
     }
 }
+
+#[test]
+fn exact_division_by_multiplication() {
+    for d in 1..=200u64 {
+        for q in [0u64, 1, 2, 3, 7, 1 << 20, (1 << 40) + 12345, u64::MAX / 256] {
+            if let Some(x) = q.checked_mul(d) {
+                assert_eq!(div_exact(x, d), q, "{x} / {d}");
+            }
+        }
+    }
+}

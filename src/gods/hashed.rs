@@ -16,9 +16,13 @@
 //! set of positions): layer 0 holds them all, so distances are to the nearest.
 //!
 //! Repeats are rejected by merging new candidates against the last `2 * max cost`
-//! layers when every move's inverse is a move (a predecessor cannot lie further away);
-//! directed moves can lead back to any depth, so they keep a hash set of every key.
+//! layers when every move can be taken back by a move of the same cost, guards included
+//! (`super::reverse`; a predecessor cannot lie further away); directed moves can lead
+//! back to any depth, so they keep a set of every key, sharded by hash bits
+//! ([`ShardedSet`]) so that threads insert a layer together.
 
+use super::dispatch::Dispatch;
+use super::shards::ShardedSet;
 use super::{GodError, Layers};
 use crate::progress::Progress;
 use crate::puzzle::{Puzzle, State, Transform};
@@ -439,6 +443,32 @@ impl Packer {
             .all(|&(shift, mask, allowed)| allowed >> ((x >> shift) & mask) & 1 == 1)
     }
 
+    /// The guard of transform `fwd`'s forward move, read on the position `y` that
+    /// transform `inv` (its inverse) is about to be applied to: a condition on position
+    /// `p` of `x = step(inv, y)` reads the label `inv` brings to `p` from `y`. Testing
+    /// this before stepping spares the step for every predecessor whose guard fails
+    /// (most of them on a sliding board).
+    pub(crate) fn guard_before(&self, inv: usize, fwd: usize) -> Vec<(u32, u128, u128)> {
+        self.guards[fwd]
+            .iter()
+            .map(|&(shift, mask, allowed)| {
+                let src = self.moved[inv]
+                    .iter()
+                    .find(|f| f.dst_label == shift)
+                    .map_or(shift, |f| f.src_label);
+                (src, mask, allowed)
+            })
+            .collect()
+    }
+
+    /// Whether every condition of a guard from [`Packer::guard_before`] holds in `y`.
+    #[inline]
+    pub(crate) fn holds(guard: &[(u32, u128, u128)], y: u128) -> bool {
+        guard
+            .iter()
+            .all(|&(shift, mask, allowed)| allowed >> ((y >> shift) & mask) & 1 == 1)
+    }
+
     /// Number of blocks (the length of the mask scratch `legal` needs).
     pub(crate) fn nblocks(&self) -> usize {
         self.nblocks
@@ -447,6 +477,21 @@ impl Packer {
     /// Number of flat positions.
     pub(crate) fn npos(&self) -> usize {
         self.npos
+    }
+
+    /// Where flat position `p`'s label lies in a key: (shift, bits).
+    pub(crate) fn label_field(&self, p: usize) -> (u32, u32) {
+        (self.label_shift[p], self.label_bits[p])
+    }
+
+    /// The set flat position `p` belongs to.
+    pub(crate) fn set_of(&self, p: usize) -> usize {
+        self.place[p].0
+    }
+
+    /// Whether some position has an orientation field (keys then hold more than labels).
+    pub(crate) fn has_orientations(&self) -> bool {
+        self.ori_bits.iter().any(|&b| b > 0)
     }
 }
 
@@ -472,9 +517,16 @@ fn candidates(
     sources: &[u128],
     cols: &[(usize, usize)],
     undirected: bool,
-    seen: &KeySet,
+    seen: &ShardedSet,
     progress: &dyn Progress,
 ) -> Vec<u128> {
+    // A guard is judged where the move is made from, the predecessor, but read on the
+    // key it is made from before stepping.
+    let guards: Vec<Vec<(u32, u128, u128)>> = cols
+        .iter()
+        .map(|&(inv, fwd)| packer.guard_before(inv, fwd))
+        .collect();
+    let dispatch = Dispatch::new(&guards);
     sources
         .par_chunks(2048)
         .flat_map_iter(|chunk| {
@@ -483,19 +535,17 @@ fn candidates(
             for &y in chunk {
                 packer.block_masks_of_key(y, &mut masks);
                 let ok = packer.legal_moves(&masks);
-                for &(inv, fwd) in cols {
+                dispatch.each(y, |c| {
+                    let (inv, fwd) = cols[c];
                     if !packer.allows(ok, fwd) {
-                        continue;
+                        return;
                     }
                     let x = packer.step(inv, y);
-                    // A guard is judged where the move is made from: the predecessor.
-                    if !packer.guard_holds(fwd, x) {
-                        continue;
-                    }
-                    if undirected || !seen.contains(&x) {
+                    debug_assert!(packer.guard_holds(fwd, x));
+                    if undirected || !seen.contains(x) {
                         out.push(x);
                     }
-                }
+                });
             }
             progress.inc(chunk.len() as u64);
             out
@@ -535,12 +585,12 @@ pub(crate) fn run(
     progress: &dyn Progress,
     on_layer: &Layers,
 ) -> Result<HashedRun, GodError> {
-    let mut seen = KeySet::default();
+    let mut seen = ShardedSet::new();
     let mut starts = starts;
     starts.sort_unstable();
     starts.dedup();
     if !undirected {
-        seen.extend(starts.iter().copied());
+        seen.extend(&starts);
     }
     let mut positions = starts.len() as u64;
     on_layer(0, positions);
@@ -618,8 +668,7 @@ pub(crate) fn run(
             });
         }
         if !undirected {
-            seen.reserve(found.len());
-            seen.extend(found.iter().copied());
+            seen.extend(&found);
         }
         on_layer(d + 1, found.len() as u64);
         layers.push(found);

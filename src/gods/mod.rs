@@ -2,10 +2,12 @@
 //! positions (antipodes) with an optimal solution each, and the full distance table for
 //! the database method ([`database`]).
 //!
-//! Two searches share one contract. The indexed search (`index`, `indexed`) keeps 2
+//! Three searches share one contract. The indexed search (`index`, `indexed`) keeps 2
 //! bits per position of a perfect index (4 or 8 when move costs or exact distances need
 //! them) and expands layers in parallel; the sparse search (`hashed`) stores only
-//! reached positions and handles `Block`, whose legality depends on the position. Both
+//! reached positions and handles `Block`, whose legality depends on the position. Guarded
+//! moves take a third, `guarded`, over a flat perfect index of packed keys when it fits,
+//! else the sparse search. All
 //! count distances *to solve* (a move `m` from `x` counts when it is legal at `x`),
 //! which for ordinary puzzles equals the distance from solved and for directed moves
 //! (`Move NAME noinverse`) is the number of moves a player needs. Each position is
@@ -17,10 +19,15 @@
 //! distance along an optimal path.
 
 pub mod database;
+mod dispatch;
+mod flat_index;
+mod guarded;
 mod hashed;
 mod index;
 mod indexed;
+mod reverse;
 pub mod sample;
+mod shards;
 mod table;
 
 use crate::memory;
@@ -205,6 +212,9 @@ struct MoveInfo {
     /// Per transform column: the base move whose touched mask judges legality.
     base_of: Vec<usize>,
     directed: bool,
+    /// Whether every move can be taken back by a move of the same cost, guards and all
+    /// ([`reverse`]): the move graph is then undirected.
+    reversible: bool,
     max_cost: u32,
 }
 
@@ -261,6 +271,7 @@ impl MoveInfo {
             })
             .collect();
         let max_cost = costs.iter().copied().max().unwrap_or(0);
+        let reversible = reverse::every_move_reversible(puzzle, &costs);
         MoveInfo {
             transforms,
             costs,
@@ -268,6 +279,7 @@ impl MoveInfo {
             quarter,
             base_of,
             directed,
+            reversible,
             max_cost,
         }
     }
@@ -337,6 +349,7 @@ pub fn compute(
     } else {
         8
     };
+    let guarded = puzzle.has_guards() || puzzle.goal_is_set();
     let use_hash = match opts.method {
         Method::Hashed => true,
         Method::Indexed if !puzzle.blocks.is_empty() => {
@@ -345,16 +358,32 @@ pub fn compute(
                  use the hashed search",
             ))
         }
-        Method::Indexed if puzzle.has_guards() || puzzle.goal_is_set() => {
-            return Err(GodError::Unsupported(
-                "the indexed search cannot follow guarded moves (`When`) or a goal that is a \
-                 set of positions; use the hashed search",
-            ))
-        }
         Method::Indexed => false,
-        Method::Auto => !puzzle.blocks.is_empty() || puzzle.has_guards() || puzzle.goal_is_set(),
+        Method::Auto => !puzzle.blocks.is_empty() || guarded,
     };
-    let mut table = if use_hash {
+    let budget = match memory::total_memory() {
+        Some(m) => opts.memory.min(m),
+        None => opts.memory,
+    };
+    // Guarded puzzles take the flat index when it fits (half the budget when chosen
+    // automatically, leaving room for the frontiers), else the hash set.
+    let flat = if guarded && opts.method != Method::Hashed {
+        let share = if opts.method == Method::Indexed {
+            budget
+        } else {
+            budget / 2
+        };
+        match guarded::Plan::new(puzzle, opts, &info, budget, share) {
+            Ok(plan) => Some(plan),
+            Err(why) if opts.method == Method::Indexed => return Err(GodError::TooLarge(why)),
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
+    let mut table = if let Some(plan) = flat {
+        guarded::table(puzzle, opts, &info, plan, budget, progress, on_layer)?
+    } else if use_hash {
         hashed_table(puzzle, opts, &info, progress, on_layer)?
     } else {
         match Indexer::new(puzzle, &info.transforms, opts.tuning.merge_components) {
@@ -531,7 +560,7 @@ fn hashed_table(
         &packer,
         starts,
         &classes,
-        !info.directed,
+        info.reversible,
         budget,
         max_depth,
         progress,

@@ -9,6 +9,7 @@ mod guarded;
 mod input;
 mod output;
 mod overrides;
+mod play;
 mod progress;
 mod shell;
 mod show;
@@ -50,6 +51,7 @@ pub const EXIT_ERROR: u8 = 2;
   ksolve puzzles/2x2x2.def !                         God's algorithm, half-turn metric
   ksolve solve puzzles/3x3x3.def --alg \"R U R' U'\"    solve what an algorithm makes
   ksolve check puzzles/3x3x3.def                     what ksolve read, and the group size
+  ksolve play puzzles/rotate.def scrambles/rotate.txt   play a session (`help` inside)
 
 `ksolve help COMMAND` (or `ksolve COMMAND --help`) shows each command's options and
 examples."
@@ -83,6 +85,9 @@ enum Command {
     /// Draw a position as its net of stickers (in colour on a terminal, or as SVG), from
     /// an algorithm or a facelet string; in ksolve+'s form without a sticker map.
     Show(show::ShowArgs),
+    /// Play with a puzzle in a session: moves, undo, scrambles (Rotate's levels), optimal
+    /// solutions step by step, hints, reachability checks and macros.
+    Play(play::PlayArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
@@ -97,6 +102,7 @@ const SUBCOMMANDS: &[&str] = &[
     "completions",
     "man",
     "show",
+    "play",
     "help",
 ];
 
@@ -181,6 +187,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Show(args) => show::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 

@@ -29,6 +29,7 @@ const SUBCOMMANDS: &[&[&str]] = &[
     &["alg"],
     &["completions"],
     &["man"],
+    &["play"],
 ];
 
 #[test]

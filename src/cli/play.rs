@@ -23,7 +23,7 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
-use rustyline::{Context, Editor, Helper};
+use rustyline::{CompletionType, Config, Context, Editor, Helper};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -251,7 +251,12 @@ fn interactive(
     view: &View,
     bars: &dyn Progress,
 ) -> anyhow::Result<u8> {
-    let mut editor: Editor<Names, DefaultHistory> = Editor::new()?;
+    // Tab completes as far as the names agree and a second Tab lists them, as shells do.
+    let config = Config::builder()
+        .completion_type(CompletionType::List)
+        .auto_add_history(false)
+        .build();
+    let mut editor: Editor<Names, DefaultHistory> = Editor::with_config(config)?;
     editor.set_helper(Some(Names(session.completions())));
     let mut no = 0;
     loop {

@@ -114,10 +114,9 @@ impl<'p> Session<'p> {
                 }
             }
         }
-        let start = match &settings.goal {
-            Some(g) => g.positions[0].target.state.clone(),
-            None => puzzle.solved.clone(),
-        };
+        // A game starts at the definition's solved state even when the scramble file
+        // sets another goal, so that `solve` shows the way to it.
+        let start = puzzle.solved.clone();
         let mut session = Session {
             puzzle,
             names: MoveNames::new(puzzle),
@@ -135,9 +134,9 @@ impl<'p> Session<'p> {
                 no_answer: "nothing has been scrambled",
                 ..Origin::default()
             },
-            start_optimal: Some(0),
+            start_optimal: None,
             helped: false,
-            announced: true,
+            announced: false,
             showing: None,
             macros: Macros::default(),
             macro_path: setup.macro_path,
@@ -145,6 +144,7 @@ impl<'p> Session<'p> {
             rng: setup.seed.map_or_else(Rng::from_entropy, Rng::new),
             started: Instant::now(),
         };
+        session.announced = session.at_goal();
         session.load_macros()?;
         Ok(session)
     }
@@ -342,7 +342,7 @@ impl<'p> Session<'p> {
     ) -> Result<(), PlayError> {
         if let Some((why, _)) = &self.impossible {
             return Err(PlayError::Refused(format!(
-                "the position entered is impossible ({why}); enter another, load or scramble"
+                "the position entered is impossible: {why}; enter another, load or scramble"
             )));
         }
         let mut state = self.state.clone();
@@ -410,7 +410,11 @@ impl<'p> Session<'p> {
             .iter()
             .map(|&m| self.puzzle.move_cost(metric, m))
             .sum();
-        let mut text = format!("Solved in {used} move{}", plural(used as usize));
+        let what = match self.settings.goal {
+            Some(_) => "Reached the goal",
+            None => "Solved",
+        };
+        let mut text = format!("{what} in {used} move{}", plural(used as usize));
         if self.helped {
             text.push_str(", with the solver's help");
         }

@@ -16,6 +16,8 @@ pub mod command;
 mod game;
 pub mod macros;
 pub mod rules;
+#[cfg(test)]
+mod tests;
 
 pub use command::{Command, CommandError};
 pub use game::{Session, Setup};

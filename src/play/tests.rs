@@ -165,14 +165,10 @@ fn the_end_of_a_game_compares_with_optimal_and_the_scrambler() {
             14 - k
         )
     );
-    // Taking back a move and making it again does not say it twice... but says it again
-    // once the goal is left and reached anew.
+    // Taking back the last move leaves the goal; making it again reaches it anew, and
+    // that is said again.
     run(&mut s, "undo").unwrap();
-    let again = run(
-        &mut s,
-        &moves.split_whitespace().last().unwrap().to_string(),
-    )
-    .unwrap();
+    let again = run(&mut s, moves.split_whitespace().last().unwrap()).unwrap();
     assert!(
         again.starts_with(&format!("Solved in {k} moves.")),
         "{again}"

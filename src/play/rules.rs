@@ -95,7 +95,7 @@ pub fn refusal(
 /// untouched; a move whose `Block`s and guards allow it in the position it undoes).
 /// Returns the position and the player's moves that undo it, in order. The same base
 /// move is not drawn twice in a row where another is possible, so that the moves do
-/// not merge into fewer.
+/// not merge into fewer, nor one that goes straight back to the position before.
 pub fn level_scramble(
     puzzle: &Puzzle,
     limits: &[MoveLimit],
@@ -113,6 +113,7 @@ pub fn level_scramble(
         .map(|m| m.effect.inverse(&puzzle.sets))
         .collect();
     let mut state = goal.clone();
+    let mut previous: Option<State> = None;
     let mut undo: Vec<MoveId> = Vec::with_capacity(n);
     let mut choices: Vec<(MoveId, State)> = Vec::with_capacity(free.len());
     for _ in 0..n {
@@ -123,20 +124,21 @@ pub fn level_scramble(
                 choices.push((m, before));
             }
         }
+        // Neither the last move's base again nor a step straight back to the position
+        // before (a sliding piece pushed back), where anything else is possible.
         let last = undo.last().map(|&m| puzzle.mv(m).base);
-        let fresh = choices
-            .iter()
-            .filter(|(m, _)| Some(puzzle.mv(*m).base) != last)
-            .count();
-        if fresh > 0 {
-            choices.retain(|(m, _)| Some(puzzle.mv(*m).base) != last);
+        let fresh = |(m, before): &(MoveId, State)| {
+            Some(puzzle.mv(*m).base) != last && previous.as_ref() != Some(before)
+        };
+        if choices.iter().any(fresh) {
+            choices.retain(fresh);
         }
         if choices.is_empty() {
             break;
         }
         let k = rng.below(choices.len() as u64) as usize;
         let (m, before) = choices.swap_remove(k);
-        state = before;
+        previous = Some(std::mem::replace(&mut state, before));
         undo.push(m);
     }
     // The moves were drawn from the goal backwards; the player makes them forwards.

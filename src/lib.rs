@@ -10,6 +10,7 @@ pub mod fsutil;
 pub mod gods;
 pub mod group;
 pub mod memory;
+pub mod play;
 pub mod progress;
 pub mod puzzle;
 pub mod rng;

@@ -30,6 +30,7 @@ const SUBCOMMANDS: &[&[&str]] = &[
     &["completions"],
     &["man"],
     &["merge"],
+    &["play"],
 ];
 
 #[test]

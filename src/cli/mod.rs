@@ -10,6 +10,7 @@ mod input;
 mod merge;
 mod output;
 mod overrides;
+mod play;
 mod progress;
 mod shard_args;
 mod shell;
@@ -53,6 +54,7 @@ pub const EXIT_ERROR: u8 = 2;
   ksolve puzzles/2x2x2.def !                         God's algorithm, half-turn metric
   ksolve solve puzzles/3x3x3.def --alg \"R U R' U'\"    solve what an algorithm makes
   ksolve check puzzles/3x3x3.def                     what ksolve read, and the group size
+  ksolve play puzzles/rotate.def scrambles/rotate.txt   play a session (`help` inside)
 
 `ksolve help COMMAND` (or `ksolve COMMAND --help`) shows each command's options and
 examples."
@@ -89,6 +91,9 @@ enum Command {
     /// Print the results of a batch solved in shards (`solve ... --shard K/N --out DIR`)
     /// in the input's order, as one `ksolve solve` run prints them.
     Merge(merge::MergeArgs),
+    /// Play with a puzzle in a session: moves, undo, scrambles (Rotate's levels), optimal
+    /// solutions step by step, hints, reachability checks and macros.
+    Play(play::PlayArgs),
 }
 
 /// Names that select a subcommand; anything else in first place is a ksolve+-style
@@ -104,6 +109,7 @@ const SUBCOMMANDS: &[&str] = &[
     "man",
     "show",
     "merge",
+    "play",
     "help",
 ];
 
@@ -189,6 +195,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Man(args) => shell::man(args),
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 

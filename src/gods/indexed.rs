@@ -46,6 +46,9 @@ pub(crate) struct IndexedRun {
     pub(crate) last: Option<Vec<u64>>,
 }
 
+/// Called after each new layer with the counts so far and the table.
+pub(crate) type AfterLayer<'a> = dyn FnMut(&[u64], &PackedTable) -> Result<(), GodError> + 'a;
+
 /// Runs the search from index `start` (the solved position), or from a checkpoint's
 /// layers (`resume`). `after_layer` is called with the counts and the table after each
 /// new layer (to write a checkpoint); an error from it ends the search.
@@ -55,7 +58,7 @@ pub(crate) fn run(
     resume: Option<Saved>,
     progress: &dyn Progress,
     on_layer: &Layers,
-    after_layer: &mut dyn FnMut(&[u64], &PackedTable) -> Result<(), GodError>,
+    after_layer: &mut AfterLayer,
 ) -> Result<IndexedRun, GodError> {
     let ix = plan.ix;
     let (table, mut counts, mut lists) = match resume {

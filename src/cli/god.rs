@@ -5,7 +5,7 @@
 
 use super::output;
 use super::progress::Bars;
-use super::EXIT_OK;
+use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::{format_state, load_puzzle};
 use ksolve::fsutil::check_write_target;
@@ -22,7 +22,11 @@ use std::path::PathBuf;
 #[command(after_help = "Examples:
   ksolve god puzzles/2x2x2.def                        positions at each distance (HTM)
   ksolve puzzles/2x2x2.def !q                         the same in QTM, ksolve+'s form
-  ksolve god puzzles/2x2x2.def --save 2x2x2.dist      keep the table for solve --database")]
+  ksolve god puzzles/2x2x2.def --save 2x2x2.dist      keep the table for solve --database
+  ksolve god big.def --checkpoint ck                  checkpoint each layer to ck/
+  ksolve god big.def --checkpoint ck --resume         continue a killed run
+  ksolve god big.def --distributed -- -n 2 -p 0 -h hosts.txt
+                                                      process 0 of 2 (see deploy/slurm-god.sh)")]
 pub struct GodArgs {
     /// The puzzle definition file (ksolve+ `.def` format).
     pub def: PathBuf,
@@ -45,6 +49,25 @@ pub struct GodArgs {
     /// whichever suits the puzzle.
     #[arg(long, value_enum, default_value = "auto")]
     pub method: MethodArg,
+    /// Write a checkpoint to DIR after each finished layer (indexed search), so that a
+    /// killed run can continue with --resume.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from the deepest complete layer in the --checkpoint folder (refused when
+    /// it was made for another definition, metric or number of workers).
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
+    /// Stop once layer K's checkpoint is written (for tests of --resume).
+    #[arg(long, value_name = "K", requires = "checkpoint", hide = true)]
+    pub stop_after_layer: Option<usize>,
+    /// Run across processes and machines on timely dataflow; timely's own arguments
+    /// follow `--`: `-w` workers per process, `-n` processes, `-p` this process (0-based),
+    /// `-h` a file of `host:port` lines, one per process.
+    #[arg(long)]
+    pub distributed: bool,
+    /// Timely's arguments, after `--` (with --distributed).
+    #[arg(last = true, requires = "distributed", value_name = "TIMELY-ARGS")]
+    pub timely: Vec<String>,
     /// Do not draw progress bars.
     #[arg(long, short)]
     pub quiet: bool,
@@ -125,8 +148,16 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
             MethodArg::Indexed => Method::Indexed,
             MethodArg::Hashed => Method::Hashed,
         },
+        checkpoint: args.checkpoint.clone().map(|dir| gods::Checkpoint {
+            dir,
+            resume: args.resume,
+            stop_after: args.stop_after_layer,
+        }),
         ..GodOptions::default()
     };
+    if args.distributed {
+        return super::god_dist::run(&args, &puzzle, &opts);
+    }
     // A save target ksolve may not replace (a directory, a device, a named pipe) is
     // refused before the table is computed, not after.
     if let Some(path) = &args.save {
@@ -137,7 +168,7 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
     // killed run keeps what it printed. The header waits for the first row, so that a
     // table refused up front prints nothing on stdout. A row that cannot be written
     // ends the run there: nobody would read the rest.
-    let table = gods::compute(&puzzle, &opts, &bars, &|depth, count| {
+    let table = match gods::compute(&puzzle, &opts, &bars, &|depth, count| {
         output::or_exit((|| {
             let mut out = output::stdout();
             if depth == 0 {
@@ -146,7 +177,15 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
             writeln!(out, "{depth}\t{count}")?;
             out.flush()
         })());
-    })?;
+    }) {
+        Ok(t) => t,
+        Err(e @ gods::GodError::Stopped(_)) => {
+            // Not a failure, but no table either: the caller asked for an early stop.
+            eprintln!("{e}");
+            return Ok(EXIT_NO_SOLUTION);
+        }
+        Err(e) => return Err(e.into()),
+    };
     let mut out = output::stdout();
     writeln!(out, "Total positions: {}", table.total())?;
     writeln!(out, "\nPrinting {} antipodes:\n", table.antipodes.len())?;

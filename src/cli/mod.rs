@@ -5,6 +5,7 @@ mod alg;
 mod cache;
 mod check;
 mod god;
+mod god_dist;
 mod guarded;
 mod input;
 mod merge;

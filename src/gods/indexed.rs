@@ -16,6 +16,7 @@
 //! Writes in one step all store `(d + 1) mod M`, distinct from every value the step
 //! reads, so workers never disturb each other's reads.
 
+use super::checkpoint::Saved;
 use super::index::{Cursor, Indexer, Scratch};
 use super::table::{fixed, PackedTable};
 use super::{GodError, Layers};
@@ -45,23 +46,40 @@ pub(crate) struct IndexedRun {
     pub(crate) last: Option<Vec<u64>>,
 }
 
-/// Runs the search from index `start` (the solved position).
+/// Called after each new layer with the counts so far and the table.
+pub(crate) type AfterLayer<'a> = dyn FnMut(&[u64], &PackedTable) -> Result<(), GodError> + 'a;
+
+/// Runs the search from index `start` (the solved position), or from a checkpoint's
+/// layers (`resume`). `after_layer` is called with the counts and the table after each
+/// new layer (to write a checkpoint); an error from it ends the search.
 pub(crate) fn run(
     plan: &Plan,
     start: u64,
+    resume: Option<Saved>,
     progress: &dyn Progress,
     on_layer: &Layers,
+    after_layer: &mut AfterLayer,
 ) -> Result<IndexedRun, GodError> {
     let ix = plan.ix;
-    let table = PackedTable::new(ix.space(), plan.bits);
+    let (table, mut counts, mut lists) = match resume {
+        Some(saved) => {
+            // A resumed search keeps no layer lists: its push steps scan the table.
+            let lists = vec![None; saved.counts.len()];
+            (saved.table, saved.counts, lists)
+        }
+        None => {
+            let table = PackedTable::new(ix.space(), plan.bits);
+            table.try_set(start, 0);
+            // The sorted indices of recent layers, when small enough to keep: the push
+            // step then expands exactly these instead of scanning the table.
+            (table, vec![1u64], vec![Some(vec![start])])
+        }
+    };
     let modulus = table.unseen() as usize;
-    table.try_set(start, 0);
-    let mut counts = vec![1u64];
-    on_layer(0, 1);
-    let mut seen = 1u64;
-    // The sorted indices of recent layers, when small enough to keep: the push step
-    // then expands exactly these instead of scanning the table.
-    let mut lists: Vec<Option<Vec<u64>>> = vec![Some(vec![start])];
+    for (d, &c) in counts.iter().enumerate() {
+        on_layer(d, c);
+    }
+    let mut seen: u64 = counts.iter().sum();
     let words = table.word_count();
     let threads = rayon::current_num_threads().max(1);
     let chunk = (words / (threads * 16)).clamp(64, 8192);
@@ -145,6 +163,7 @@ pub(crate) fn run(
         seen += found;
         counts.push(found);
         on_layer(d + 1, found);
+        after_layer(&counts, &table)?;
         let kept = if step.overflow.load(Ordering::Relaxed) {
             None
         } else {

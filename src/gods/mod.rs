@@ -18,10 +18,12 @@
 //! solved greedily by the first move, in definition order, that reaches the lowest
 //! distance along an optimal path.
 
+mod checkpoint;
 pub mod database;
 mod dispatch;
 mod flat_index;
 mod guarded;
+mod dist;
 mod hashed;
 mod index;
 mod indexed;
@@ -36,6 +38,8 @@ use crate::puzzle::{Metric, MoveId, Puzzle, State, Transform};
 use index::Indexer;
 use std::time::Instant;
 
+pub use checkpoint::Checkpoint;
+pub use dist::{compute_distributed, DistLayers, DistTable};
 pub(crate) use hashed::{KeyHasher, Packer};
 pub use index::IndexError;
 
@@ -65,6 +69,8 @@ pub struct GodOptions {
     /// Keep exact distances so that the table can be saved ([`database::write`]).
     pub keep_distances: bool,
     pub method: Method,
+    /// Write a checkpoint after each layer (indexed search only), and maybe resume.
+    pub checkpoint: Option<Checkpoint>,
     /// Internal choices, fixed by tests and benchmarks to exercise every code path.
     #[doc(hidden)]
     pub tuning: Tuning,
@@ -107,6 +113,7 @@ impl Default for GodOptions {
             memory: memory::default_budget(),
             keep_distances: false,
             method: Method::Auto,
+            checkpoint: None,
             tuning: Tuning::default(),
         }
     }
@@ -197,6 +204,13 @@ pub enum GodError {
     TooDeep(u32),
     #[error("{0}")]
     Unsupported(&'static str),
+    #[error("distributed run: {0}")]
+    Distributed(String),
+    #[error("checkpoint: {0}")]
+    Checkpoint(String),
+    /// The run stopped after writing the checkpoint of this layer, as asked.
+    #[error("stopped after layer {0}, as asked; its checkpoint is written")]
+    Stopped(usize),
     #[error("internal error: {0}")]
     Internal(&'static str),
 }
@@ -469,7 +483,55 @@ fn indexed_table(
     };
     let mut sc = ix.scratch();
     let start = ix.index_of(&puzzle.solved, &mut sc);
-    let run = indexed::run(&plan, start, progress, on_layer)?;
+    let layout = checkpoint::Layout {
+        key: checkpoint::key(
+            database::puzzle_key(puzzle),
+            opts.metric,
+            bits,
+            exact,
+            database::index_fingerprint(&ix),
+        ),
+        worker: 0,
+        peers: 1,
+        first: 0,
+        len: ix.space(),
+        bits,
+    };
+    let resume = match &opts.checkpoint {
+        Some(c) if c.resume => match layout.depths(&c.dir)?.into_iter().max() {
+            Some(d) => Some(layout.load(&c.dir, d)?),
+            None => {
+                progress.warn(&format!(
+                    "no checkpoint to resume in {}; starting from the beginning",
+                    c.dir.display()
+                ));
+                None
+            }
+        },
+        Some(c) => {
+            layout.clear(&c.dir)?;
+            None
+        }
+        None => None,
+    };
+    let run = indexed::run(
+        &plan,
+        start,
+        resume,
+        progress,
+        on_layer,
+        &mut |counts, table| {
+            let Some(c) = &opts.checkpoint else {
+                return Ok(());
+            };
+            layout.write(&c.dir, counts, table)?;
+            let depth = counts.len() - 1;
+            match c.stop_after {
+                Some(k) if depth >= k => Err(GodError::Stopped(depth)),
+                _ => Ok(()),
+            }
+        },
+    )?;
     let walker = indexed::Walker {
         ix: &ix,
         table: &run.table,
@@ -487,6 +549,18 @@ fn indexed_table(
             let mut states: Vec<(Vec<u16>, u64)> = list
                 .iter()
                 .map(|&i| (ksolve_order(puzzle, &ix.state_of(i, &mut sc)), i))
+                .collect();
+            states.sort();
+            states.into_iter().take(want).map(|(_, i)| i).collect()
+        }
+        None if *run.counts.last().unwrap_or(&0) <= opts.tuning.keep_layer => {
+            // A resumed search keeps no layer lists; a deepest layer small enough to
+            // have been kept is found again, so that the antipodes are the same ones.
+            let mut states: Vec<(Vec<u16>, u64)> = (0..ix.space())
+                .filter(|&i| walker.at_distance(i, depth, &mut sc))
+                .collect::<Vec<u64>>()
+                .into_iter()
+                .map(|i| (ksolve_order(puzzle, &ix.state_of(i, &mut sc)), i))
                 .collect();
             states.sort();
             states.into_iter().take(want).map(|(_, i)| i).collect()
@@ -536,6 +610,14 @@ fn hashed_table(
     progress: &dyn Progress,
     on_layer: &Layers,
 ) -> Result<GodTable, GodError> {
+    if opts.checkpoint.is_some() {
+        // The hash set's layers are sorted key lists of varying size; checkpoints are
+        // written for the perfect index's fixed-size table only.
+        return Err(GodError::Unsupported(
+            "checkpoints need the indexed search (a puzzle without Block, guarded moves \
+             or a goal that is a set, whose table fits the memory budget)",
+        ));
+    }
     let packer = hashed::Packer::new(puzzle, &info.transforms, &info.base_of)?;
     let classes = info.classes();
     let budget = match memory::total_memory() {

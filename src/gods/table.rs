@@ -129,6 +129,37 @@ impl PackedTable {
         &self.words
     }
 
+    /// The raw words, little-endian, for a checkpoint.
+    pub(crate) fn word_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.words.len() * 8);
+        for w in &self.words {
+            out.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+        }
+        out
+    }
+
+    /// A table of `len` entries of `bits` bits read back from [`Self::word_bytes`];
+    /// `None` when the byte count does not fit.
+    pub(crate) fn from_word_bytes(len: u64, bits: u32, bytes: &[u8]) -> Option<PackedTable> {
+        if !WIDTHS.contains(&bits) || bytes.len() as u64 != Self::bytes_for(len, bits) {
+            return None;
+        }
+        Some(PackedTable {
+            words: bytes
+                .chunks_exact(8)
+                .map(|c| AtomicU64::new(u64::from_le_bytes(c.try_into().expect("8 bytes"))))
+                .collect(),
+            bits,
+            per_log: (64 / bits).trailing_zeros(),
+            len,
+        })
+    }
+
+    /// The number of entries.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
     /// Copies the entries out as bytes (one per entry), for saving.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         (0..self.len).map(|i| self.get(i)).collect()

@@ -1,0 +1,86 @@
+//! `ksolve god DEF --distributed -- TIMELY-ARGS`: God's algorithm across processes. Every
+//! process is started with the same command line but its own `-p`; the process hosting
+//! worker 0 prints the rows as each layer completes and the totals, the others print
+//! one line on stderr when done.
+
+use super::god::GodArgs;
+use super::output;
+use super::{EXIT_NO_SOLUTION, EXIT_OK};
+use ksolve::gods::{self, GodOptions};
+use ksolve::memory;
+use serde::Serialize;
+use std::io::Write;
+use std::sync::Arc;
+
+#[derive(Serialize)]
+struct DistJson {
+    metric: &'static str,
+    total: u64,
+    counts: Vec<u64>,
+    workers: usize,
+    seconds: f64,
+}
+
+/// Runs the distributed search with the options `god` built.
+pub fn run(
+    args: &GodArgs,
+    puzzle: &ksolve::puzzle::Puzzle,
+    opts: &GodOptions,
+) -> anyhow::Result<u8> {
+    if args.save.is_some() {
+        anyhow::bail!(
+            "--save needs the whole table on one machine; it cannot go with --distributed"
+        );
+    }
+    if !matches!(opts.method, gods::Method::Auto | gods::Method::Indexed) {
+        anyhow::bail!("--distributed runs the indexed search; --method hashed cannot go with it");
+    }
+    let rows = |depth: usize, count: u64| {
+        output::or_exit((|| {
+            let mut out = output::stdout();
+            if depth == 0 {
+                writeln!(out, "Moves\tPositions")?;
+            }
+            writeln!(out, "{depth}\t{count}")?;
+            out.flush()
+        })());
+    };
+    let table = match gods::compute_distributed(puzzle, opts, args.timely.clone(), Arc::new(rows)) {
+        Ok(t) => t,
+        Err(e @ gods::GodError::Stopped(_)) => {
+            eprintln!("{e}");
+            return Ok(EXIT_NO_SOLUTION);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if !table.leader {
+        eprintln!(
+            "done: {} positions; this process held {} of the distance table",
+            table.total(),
+            memory::human(table.share_bytes)
+        );
+        return Ok(EXIT_OK);
+    }
+    let mut out = output::stdout();
+    writeln!(out, "Total positions: {}", table.total())?;
+    let depth = table.counts.len() - 1;
+    let deepest = table.counts[depth];
+    // The antipodes' solutions need distances held by other processes; a single-machine
+    // run prints them.
+    writeln!(
+        out,
+        "\n{deepest} antipodes at distance {depth} (a distributed run does not print them)"
+    )?;
+    if args.json {
+        let json = DistJson {
+            metric: opts.metric.name(),
+            total: table.total(),
+            counts: table.counts.clone(),
+            workers: table.workers,
+            seconds: table.seconds,
+        };
+        writeln!(out, "{}", serde_json::to_string(&json)?)?;
+    }
+    out.flush()?;
+    Ok(EXIT_OK)
+}

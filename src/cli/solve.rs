@@ -250,6 +250,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         for line in super::verbose::plan_lines(&puzzle, &report, budget) {
             eprintln!("{line}");
         }
+        if !args.no_symmetry {
+            if let Ok(group) = ksolve::symmetry::SymmetryGroup::find(&puzzle) {
+                let plan = ksolve::table::sym::cached::planned(&puzzle, &group, budget)?;
+                eprintln!("{}", super::verbose::sym_line(plan.as_ref()));
+            }
+        }
     }
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
@@ -458,6 +464,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 solutions: Vec::new(),
                 nodes: 0,
                 probes: 0,
+                reduced: false,
             }
         } else {
             match by_database(db.as_ref(), &puzzle, &start, &ignore, scramble, &bars)? {

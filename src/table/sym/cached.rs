@@ -26,7 +26,10 @@ const PREFIX: usize = 64;
 
 /// The memory the ordinary plan leaves: the budget less its move tables and stored
 /// tables (the scratch of its largest build is free again once it is built).
-pub fn left_over(puzzle: &Puzzle, budget: u64) -> Result<(u64, Vec<plan::PlannedTable>), CompError> {
+pub fn left_over(
+    puzzle: &Puzzle,
+    budget: u64,
+) -> Result<(u64, Vec<plan::PlannedTable>), CompError> {
     let report = plan::plan_report(puzzle, budget)?;
     let c = &report.candidates[report.best];
     let scratch = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
@@ -40,7 +43,12 @@ pub fn planned(
     budget: u64,
 ) -> Result<Option<SymPlan>, CompError> {
     let (left, chosen) = left_over(puzzle, budget)?;
-    Ok(plan_sym(puzzle, group, left, &chosen))
+    // The group's order bounds the positions the moves reach (exactly, with distinct
+    // pieces); `None` (no bound) when the group cannot be built.
+    let reachable = crate::group::Group::new(puzzle)
+        .ok()
+        .map(|g| g.order().to_u64().unwrap_or(u64::MAX));
+    Ok(plan_sym(puzzle, group, left, &chosen, reachable))
 }
 
 impl Tables {

@@ -115,7 +115,11 @@ impl Classes {
             let mut fixed = Vec::new();
             for (i, &s) in syms.iter().enumerate().skip(1) {
                 conj.conjugate(&elements[s], &vals, &mut sc, &mut out);
-                let x: u64 = out.iter().zip(&strides).map(|(&v, &st)| v as u64 * st).sum();
+                let x: u64 = out
+                    .iter()
+                    .zip(&strides)
+                    .map(|(&v, &st)| v as u64 * st)
+                    .sum();
                 if x == r {
                     fixed.push(i as u8);
                 } else if raw[x as usize] == UNSET {
@@ -161,11 +165,12 @@ impl Classes {
     /// they are for (`None` when they do not fit: the file is rebuilt).
     pub fn from_bytes(bytes: &[u8], syms: &[usize], raw_len: u64) -> Option<Classes> {
         let word = |i: usize| -> Option<u64> {
-            Some(u64::from_le_bytes(bytes.get(i * 8..i * 8 + 8)?.try_into().ok()?))
+            Some(u64::from_le_bytes(
+                bytes.get(i * 8..i * 8 + 8)?.try_into().ok()?,
+            ))
         };
         let (n, classes, nstab, shift) = (word(0)?, word(1)?, word(2)?, word(3)?);
-        if n != raw_len || shift != shift_for(syms.len()) as u64 || classes > n || nstab > n + 1
-        {
+        if n != raw_len || shift != shift_for(syms.len()) as u64 || classes > n || nstab > n + 1 {
             return None;
         }
         let words = |from: usize, count: usize| -> Option<Vec<u32>> {

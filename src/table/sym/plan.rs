@@ -19,6 +19,9 @@ use crate::table::plan::{ori_spec, set_specs_with, PlannedTable};
 /// (values times symmetries).
 const MAX_CONJ_ENTRIES: u64 = 1 << 26;
 
+/// How many times the puzzle's positions a candidate's product may count.
+const MAX_OVERCOUNT: u64 = 16;
+
 /// A planned symmetry-reduced table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymPlan {
@@ -185,7 +188,9 @@ pub fn plan_sym(
     group: &SymmetryGroup,
     budget: u64,
     chosen: &[PlannedTable],
+    reachable: Option<u64>,
 ) -> Option<SymPlan> {
+    let most = reachable.map_or(u64::MAX, |r| r.saturating_mul(MAX_OVERCOUNT));
     if group.order() < 2 || !invertible(puzzle) || !group.points_closed() {
         return None;
     }
@@ -221,6 +226,7 @@ pub fn plan_sym(
             }
             let positions = raw.saturating_mul(minor_len);
             if positions <= largest.saturating_mul(2)
+                || positions > most
                 || best.as_ref().is_some_and(|b| b.positions() >= positions)
             {
                 continue;

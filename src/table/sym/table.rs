@@ -89,7 +89,11 @@ impl SymTable {
     /// components `minor` (the search computes the same from its slots).
     pub fn bound(&self, major: &[u32], minor: &[u32]) -> u32 {
         let strides = strides_of(&self.major_sizes);
-        let raw: u64 = major.iter().zip(&strides).map(|(&v, &s)| v as u64 * s).sum();
+        let raw: u64 = major
+            .iter()
+            .zip(&strides)
+            .map(|(&v, &s)| v as u64 * s)
+            .sum();
         let (class, s) = self.classes.of(raw);
         let m: u64 = minor
             .iter()
@@ -122,15 +126,7 @@ impl SymTable {
         let minor_strides = strides_of(&minor_sizes);
         let minor_len: u64 = minor_sizes.iter().product();
         let bytes = bfs(
-            puzzle,
-            &classes,
-            major,
-            minor,
-            &conj,
-            goals,
-            metric,
-            what,
-            progress,
+            puzzle, &classes, major, minor, &conj, goals, metric, what, progress,
         );
         let max_depth = bytes
             .iter()
@@ -283,7 +279,11 @@ fn bfs(
     let max_assigned = AtomicU64::new(0);
     let mut d = 0u8;
     loop {
-        let at_d = space.table.par_iter().filter(|e| e.load(Relaxed) == d).count() as u64;
+        let at_d = space
+            .table
+            .par_iter()
+            .filter(|e| e.load(Relaxed) == d)
+            .count() as u64;
         progress.inc(at_d);
         if at_d == 0 && d as u64 >= max_assigned.load(Relaxed) {
             break;

@@ -25,6 +25,7 @@ pub struct SymTable {
     pub classes: Classes,
     /// Value counts of the major group's components.
     pub major_sizes: Vec<u64>,
+    pub major_strides: Vec<u64>,
     /// Value counts and strides (within the minor part) of the minor components.
     pub minor_sizes: Vec<u64>,
     pub minor_strides: Vec<u64>,
@@ -76,6 +77,7 @@ impl SymTable {
         let minor_sizes: Vec<u64> = minor.iter().map(|c| c.count as u64).collect();
         SymTable {
             classes,
+            major_strides: strides_of(&major.iter().map(|c| c.count as u64).collect::<Vec<_>>()),
             major_sizes: major.iter().map(|c| c.count as u64).collect(),
             minor_strides: strides_of(&minor_sizes),
             minor_len: minor_sizes.iter().product(),
@@ -146,6 +148,7 @@ impl SymTable {
                 .expect("the entries fill the table");
         SymTable {
             classes,
+            major_strides: strides_of(&major_sizes),
             major_sizes,
             minor_sizes,
             minor_strides,

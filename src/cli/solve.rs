@@ -84,8 +84,8 @@ pub struct SolveArgs {
     /// metric) are searched as usual.
     #[arg(long, value_name = "FILE")]
     pub database: Option<PathBuf>,
-    /// Do not use symmetry: the pruning tables are not looked up at positions
-    /// conjugated by the puzzle's symmetries.
+    /// Do not use symmetry: no symmetry-reduced table, and the pruning tables are not
+    /// looked up at positions conjugated by the puzzle's symmetries.
     #[arg(long)]
     pub no_symmetry: bool,
     /// Look the pruning tables up only at the position itself (no conjugated or inverse

@@ -1,6 +1,6 @@
 //! Benchmarks of the solver's hot paths and of whole solves: applying a move through
 //! the move tables (and, for comparison, on the piece-level model), one pruning-table
-//! lookup, a probe at a conjugated position, and solving fixed lists of positions on the 2x2x2 and on the 3x3x3 <R,U>
+//! lookup, a probe at a conjugated position, a symmetry-reduced lookup, and solving fixed lists of positions on the 2x2x2 and on the 3x3x3 <R,U>
 //! subgroup. Tables are built in memory once, before timing. Run with
 //! `cargo bench --bench solve`; BENCHMARKS.md records the figures.
 
@@ -190,6 +190,54 @@ fn benches(c: &mut Criterion) {
                     .map(|(&id, &st)| tables.comp(id).rank_state(&conj, &mut scratch) as u64 * st)
                     .sum();
                 sum += pr.table.get(idx);
+            }
+            black_box(sum)
+        })
+    });
+
+    // A symmetry-reduced lookup: the 2x2x2's corners (arrangement and twists) reduced
+    // by its six symmetries; per position, the class read, the symmetry's conjugation
+    // of the (here empty) minor part, and the entry.
+    let specs: Vec<CompSpec> = pr
+        .comps
+        .iter()
+        .map(|&id| tables.comp(id).spec.clone())
+        .collect();
+    let syms = ksolve::table::sym::plan::subgroup(&p2, &group, &specs, &[]);
+    let comps: Vec<&ksolve::table::comp::Component> =
+        pr.comps.iter().map(|&id| tables.comp(id)).collect();
+    let conj = ksolve::table::sym::Conjugator::new(&p2, &comps);
+    let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+    let classes = ksolve::table::sym::classes::Classes::build(&p2, &group, &syms, &conj, &sizes)
+        .expect("classes");
+    let goals: Vec<Vec<u32>> = comps.iter().map(|c| c.goal_values(&p2, None)).collect();
+    let reduced = ksolve::table::sym::table::SymTable::build(
+        &p2,
+        classes,
+        &comps,
+        &[],
+        Vec::new(),
+        &goals,
+        ksolve::puzzle::Metric::Htm,
+        false,
+        "reduced",
+        &Silent,
+    );
+    let values: Vec<[u32; 2]> = positions
+        .iter()
+        .map(|x| {
+            let v: Vec<u32> = comps
+                .iter()
+                .map(|c| c.value_of(x).expect("value").0)
+                .collect();
+            [v[0], v[1]]
+        })
+        .collect();
+    c.bench_function("reduced: 1000 symmetry-reduced lookups", |b| {
+        b.iter(|| {
+            let mut sum = 0u32;
+            for v in &values {
+                sum += reduced.bound(v, &[]);
             }
             black_box(sum)
         })

@@ -58,6 +58,8 @@ fn one_line_per_stage_with_tables_in_words() {
         [
             "pruning table 1 of 2: EDGES positions and twists, 23.0 k entries",
             "pruning table 2 of 2: CENTERS positions and twists, 1.9 k entries",
+            "symmetry classes: EDGES positions and twists, 23.0 k values under 24 symmetries",
+            "reduced pruning table: EDGES positions and twists + CENTERS twists by 24 symmetries, 81.6 k entries",
         ],
         "{cold}"
     );

@@ -91,8 +91,8 @@ pub struct SolveArgs {
     /// metric) are searched as usual.
     #[arg(long, value_name = "FILE")]
     pub database: Option<PathBuf>,
-    /// Do not use symmetry: the pruning tables are not looked up at positions
-    /// conjugated by the puzzle's symmetries.
+    /// Do not use symmetry: no symmetry-reduced table, and the pruning tables are not
+    /// looked up at positions conjugated by the puzzle's symmetries.
     #[arg(long)]
     pub no_symmetry: bool,
     /// Look the pruning tables up only at the position itself (no conjugated or inverse
@@ -194,6 +194,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         let report = ksolve::table::plan::plan_report(&puzzle, budget)?;
         for line in super::verbose::plan_lines(&puzzle, &report, budget) {
             eprintln!("{line}");
+        }
+        if !args.no_symmetry {
+            if let Ok(group) = ksolve::symmetry::SymmetryGroup::find(&puzzle) {
+                let plan = ksolve::table::sym::cached::planned(&puzzle, &group, budget)?;
+                eprintln!("{}", super::verbose::sym_line(plan.as_ref()));
+            }
         }
     }
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
@@ -429,6 +435,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 solutions: Vec::new(),
                 nodes: 0,
                 probes: 0,
+                reduced: false,
             }
         } else {
             match by_database(db.as_ref(), &puzzle, &start, &ignore, scramble, &bars)? {

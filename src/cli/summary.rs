@@ -44,6 +44,7 @@ mod tests {
             solutions: Vec::new(),
             nodes: 0,
             probes: 0,
+            reduced: false,
         }
     }
 

@@ -4,6 +4,7 @@
 use ksolve::memory::human;
 use ksolve::puzzle::Puzzle;
 use ksolve::table::plan::PlanReport;
+use ksolve::table::sym::plan::SymPlan;
 
 /// The report as lines: each plan weighed (largest component, tables, bytes, score),
 /// the chosen one marked, then the chosen tables one per line.
@@ -35,4 +36,27 @@ pub fn plan_lines(puzzle: &Puzzle, report: &PlanReport, budget: u64) -> Vec<Stri
         ));
     }
     out
+}
+
+/// The symmetry-reduced table the search adds in the memory the plan leaves: what it
+/// sees, by how many symmetries, its classes, entries and bytes (estimated before the
+/// classes are counted; the build's progress line gives the exact entries).
+pub fn sym_line(plan: Option<&SymPlan>) -> String {
+    let Some(p) = plan else {
+        return "  no symmetry-reduced table (no symmetry to reduce by, or none fits and pays)"
+            .into();
+    };
+    let e = p.estimate();
+    format!(
+        "  reduced table {}: {} positions by {} symmetries ({} classes of {} values, {} entries each): about {} entries, {} at 4 bits, {} class table",
+        p.name,
+        p.positions(),
+        p.syms.len(),
+        p.raw.div_ceil(p.syms.len() as u64),
+        p.raw,
+        p.minor_len,
+        e,
+        human(e.div_ceil(2)),
+        human(p.raw * 4)
+    )
 }

@@ -540,6 +540,7 @@ pub fn solve_scramble(
             solutions,
             nodes,
             probes: 0,
+            reduced: false,
         }
     };
     // Stepping down costs microseconds, so a solution longer than MaxDepth is found and

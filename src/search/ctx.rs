@@ -6,7 +6,7 @@
 
 use super::canon::Canon;
 use super::guarded::Guards;
-use super::{inverse, probe};
+use super::{inverse, probe, reduced};
 use crate::progress::Progress;
 use crate::puzzle::{IgnoreMask, Puzzle, State};
 use crate::table::prune::PruneTable;
@@ -49,6 +49,8 @@ pub(super) struct Ctx<'a> {
     pub(super) zero_run: u32,
     pub(super) base: Vec<u32>,
     pub(super) prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
+    /// The symmetry-reduced table, when the planner chose one.
+    pub(super) reduced: Option<reduced::SymLookup<'a>>,
     /// Per goal position, the slots whose value must be in the bit set for the node to
     /// be that position; a node is solved when it is any of them.
     pub(super) goal: Vec<Vec<(usize, BitVec<u64, Lsb0>)>>,
@@ -106,6 +108,9 @@ impl Ctx<'_> {
             self.prune[*t].1.get(idx)
         });
         let mut h = direct.chain(probed).max().unwrap_or(0);
+        if let Some(r) = &self.reduced {
+            h = h.max(r.get(vals));
+        }
         if let Some(ip) = &self.inverse {
             let mut inv = self.start_state.clone();
             ip.invert_into(self.start_state, &mut inv);

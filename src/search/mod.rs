@@ -28,6 +28,7 @@ mod inverse;
 pub mod ordered;
 mod probe;
 pub mod random;
+mod reduced;
 mod worker;
 mod zero;
 
@@ -54,7 +55,8 @@ use std::sync::Arc;
 pub struct SolveOptions {
     /// Stop after this many solutions (over all lengths).
     pub count: Option<usize>,
-    /// Do not use symmetry: no lookups of the pruning tables at conjugated positions
+    /// Do not use symmetry: no symmetry-reduced table and no lookups of the pruning
+    /// tables at conjugated positions
     /// ([`probe`]).
     pub no_symmetry: bool,
     /// No extra lookups of the pruning tables at all (symmetric or inverse positions),
@@ -95,6 +97,8 @@ pub struct Outcome {
     /// Extra lookups of the pruning tables made at each node the ordinary bound lets
     /// through (positions conjugated by a symmetry, or the inverse position).
     pub probes: usize,
+    /// Whether the symmetry-reduced table ([`crate::table::sym`]) bounded the search.
+    pub reduced: bool,
 }
 
 /// Why solving failed.
@@ -159,6 +163,11 @@ impl<'p> Solver<'p> {
     /// The tables built so far.
     pub fn tables(&self) -> &Tables {
         &self.tables
+    }
+
+    /// The symmetry-reduced table built for `metric`, if a search chose one.
+    pub fn reduced_table(&self, metric: Metric) -> Option<&crate::table::sym::cached::SymPruning> {
+        self.tables.built_sym(metric)
     }
 
     /// Builds (or loads) the pruning tables for `metric` now rather than at the first
@@ -240,6 +249,7 @@ impl<'p> Solver<'p> {
             solutions: Vec::new(),
             nodes: 0,
             probes: 0,
+            reduced: false,
         };
         // The positions that count as solved, each with what it leaves free: the
         // definition's `Solved` with the scramble's `?` marks, or every position of the
@@ -320,6 +330,22 @@ impl<'p> Solver<'p> {
             .enumerate()
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
+        // The symmetry-reduced table holds distances to the definition's goal under the
+        // definition's moves: not for a scramble file's goal, nor with guards.
+        let reduced_ids = if options.no_symmetry || settings.goal.is_some() || puzzle.has_guards() {
+            None
+        } else {
+            let group = self
+                .symmetry
+                .get_or_insert_with(|| SymmetryGroup::find(puzzle).ok());
+            match group {
+                Some(g) => self
+                    .tables
+                    .sym_pruning(puzzle, settings.metric, g, progress)?
+                    .map(|r| (r.major.clone(), r.minor.clone())),
+                None => None,
+            }
+        };
         if puzzle.has_guards() {
             self.guarded(settings.metric, !options.no_exact_table, progress)?;
         }
@@ -340,6 +366,12 @@ impl<'p> Solver<'p> {
                     .collect()
             })
             .collect();
+        let reduced = reduced_ids.as_ref().and_then(|(a, b)| {
+            let t = tables.built_sym(settings.metric)?;
+            let sa: Vec<usize> = a.iter().map(|&id| slot(id, &mut slot_of)).collect();
+            let sb: Vec<usize> = b.iter().map(|&id| slot(id, &mut slot_of)).collect();
+            Some(reduced::SymLookup::new(&t.table, &sa, &sb))
+        });
         let mut start_vals = Vec::new();
         let mut slot_tables: Vec<&[u32]> = Vec::new();
         for &id in &slot_of {
@@ -453,6 +485,7 @@ impl<'p> Solver<'p> {
                 .zip(prune_comps.iter())
                 .map(|(s, (_, i))| (s, &pruning_all[*i].table))
                 .collect(),
+            reduced,
             goal: goal_bits,
             blocks,
             // Only blocks read these masks, and only with blocks are base moves capped at
@@ -488,6 +521,7 @@ impl<'p> Solver<'p> {
             solutions: Vec::new(),
             nodes: 0,
             probes: ctx.sym.probes.len() + ctx.inverse.as_ref().map_or(0, |i| i.tables.len()),
+            reduced: ctx.reduced.is_some(),
         };
         let threads = options
             .threads

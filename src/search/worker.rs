@@ -210,6 +210,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 return None;
             }
         }
+        if ctx.reduced.as_ref().is_some_and(|r| r.get(next) > left) {
+            return None;
+        }
         Some((left, to))
     }
 
@@ -313,6 +316,29 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         }
     }
 
+    /// Keeps, in order, the first `alive` children (from row `kbase`) whose bound in
+    /// `h` fits the cost left after them; returns how many are kept.
+    fn keep_bounded(&mut self, kbase: usize, alive: usize) -> usize {
+        let w = self.ctx.width;
+        let mut kept = 0;
+        for i in 0..alive {
+            if self.h[i] <= self.kleft[kbase + i] {
+                if kept != i {
+                    let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
+                    self.kids.copy_within(b..b + w, a);
+                    self.kmove[kbase + kept] = self.kmove[kbase + i];
+                    self.kstate[kbase + kept] = self.kstate[kbase + i];
+                    self.kleft[kbase + kept] = self.kleft[kbase + i];
+                    if self.ctx.guards.is_some() {
+                        self.kkey[kbase + kept] = self.kkey[kbase + i];
+                    }
+                }
+                kept += 1;
+            }
+        }
+        kept
+    }
+
     /// Every solution below the node at `level` with exactly `remaining` cost left.
     /// With nothing left, the node is a solution when solved, and otherwise only free
     /// moves may follow; a solution is never extended into another of the same cost.
@@ -372,23 +398,13 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
                 self.h[i] = t.get(idx);
             }
-            let mut kept = 0;
+            alive = self.keep_bounded(kbase, alive);
+        }
+        if let Some(r) = &ctx.reduced {
             for i in 0..alive {
-                if self.h[i] <= self.kleft[kbase + i] {
-                    if kept != i {
-                        let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
-                        self.kids.copy_within(b..b + w, a);
-                        self.kmove[kbase + kept] = self.kmove[kbase + i];
-                        self.kstate[kbase + kept] = self.kstate[kbase + i];
-                        self.kleft[kbase + kept] = self.kleft[kbase + i];
-                        if ctx.guards.is_some() {
-                            self.kkey[kbase + kept] = self.kkey[kbase + i];
-                        }
-                    }
-                    kept += 1;
-                }
+                self.h[i] = r.get(&self.kids[(kbase + i) * w..(kbase + i + 1) * w]);
             }
-            alive = kept;
+            alive = self.keep_bounded(kbase, alive);
         }
         for i in 0..alive {
             let k = kbase + i;

@@ -102,6 +102,17 @@ impl Tables {
         }
     }
 
+    /// The facet offset `d_L` that label `label` of set `set` gets in the conjugate
+    /// (`None` for labels the solved state does not use). A twist read through the
+    /// symmetry depends on it, so an orientation coordinate conjugates as a function of
+    /// itself only when the offset is the same for every label it may see.
+    pub fn label_offset(&self, set: usize, label: u16) -> Option<u8> {
+        match self.labels.get(set)?.get(label as usize)? {
+            (u16::MAX, _) => None,
+            &(_, d) => Some(d),
+        }
+    }
+
     /// Writes the conjugate of `x` into `out` (same shape). Allocates nothing.
     pub fn conjugate_into(&self, x: &State, out: &mut State) {
         for (k2, (row, o)) in self.src.iter().zip(&mut out.sets).enumerate() {

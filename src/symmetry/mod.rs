@@ -111,6 +111,14 @@ impl Symmetry {
         self.tables.label_image(set, label)
     }
 
+    /// The facet offset a piece with label `label` of set `set` gets in a conjugate
+    /// (`None` for labels the solved state does not use): the conjugate's twist at a
+    /// position is the source's twist, reversed for a mirror, plus a per-position term,
+    /// plus this offset.
+    pub fn label_offset(&self, set: usize, label: u16) -> Option<u8> {
+        self.tables.label_offset(set, label)
+    }
+
     /// Like [`Symmetry::conjugate`], writing into `out` (same shape) without allocating.
     pub fn conjugate_into(&self, state: &State, out: &mut State) {
         self.tables.conjugate_into(state, out);

@@ -317,7 +317,7 @@ impl Component {
 
     /// Writes value `v` into the facet of `out` this component describes: the relabelled
     /// arrangement into `out.perm`, or the orientations into `out.ori`.
-    fn decode(&self, v: u32, out: &mut SetState) {
+    pub(crate) fn decode(&self, v: u32, out: &mut SetState) {
         match &self.coder {
             Coder::Perm { coord, .. } => coord.unrank(v as u64, &mut out.perm),
             Coder::Ori { coord, n, sum } => {

@@ -15,6 +15,7 @@ pub mod plan;
 pub mod prune;
 pub mod rank;
 pub mod relabel;
+pub mod sym;
 pub mod temp;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -33,7 +34,7 @@ const CACHE_MOVE_TABLES_FROM: u64 = 1 << 16;
 /// Bumped whenever the contents a given set of parameters produces change (a new
 /// coordinate layout, a fixed table builder), so that files built by an older ksolve
 /// are rebuilt rather than trusted. Part of every table's key.
-const CONTENTS_VERSION: u8 = 2;
+pub(crate) const CONTENTS_VERSION: u8 = 2;
 
 /// Index of a component in a [`Tables`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +58,9 @@ pub struct Tables {
     /// Per metric and goal (the hash of [`Goal::key_bytes`], `None` for the
     /// definition's `Solved`).
     pruning: HashMap<(Metric, Option<u64>), Vec<Pruning>>,
+    /// The symmetry-reduced table per metric, for the definition's goal (`None`: none
+    /// is worth it); see [`sym`].
+    sym: HashMap<Metric, Option<sym::cached::SymPruning>>,
 }
 
 /// What identifies a goal among the pruning tables: the hash of its key bytes.
@@ -83,6 +87,7 @@ impl Tables {
             comps: Vec::new(),
             index: HashMap::new(),
             pruning: HashMap::new(),
+            sym: HashMap::new(),
         }
     }
 

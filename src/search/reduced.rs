@@ -1,0 +1,56 @@
+//! Lookups of the symmetry-reduced pruning table ([`crate::table::sym`]) from a node's
+//! component values: the major components' product index gives the class and the
+//! symmetry that carries the node onto the class's representative; the minor values go
+//! through that symmetry's conjugation tables; one entry is read.
+//!
+//! The entry is the distance, in the table's abstraction under the definition's moves,
+//! of a conjugate of the node, which is the node's own distance there; so the bound is
+//! admissible under whatever the scramble restricts (move limits, blocks, `?` within
+//! the definition's `Ignore`), like any ordinary table's.
+
+use crate::table::prune::PruneTable;
+use crate::table::sym::classes::Classes;
+use crate::table::sym::table::SymTable;
+
+/// The reduced table of one search, read through the search's slots.
+pub(super) struct SymLookup<'a> {
+    /// (slot, stride) of each major component.
+    pub major: Vec<(usize, u64)>,
+    /// (slot, stride, conjugation table, value count) of each minor component.
+    pub minor: Vec<(usize, u64, &'a [u32], usize)>,
+    pub classes: &'a Classes,
+    pub minor_len: u64,
+    pub table: &'a PruneTable,
+}
+
+impl<'a> SymLookup<'a> {
+    /// The lookup of `t` with the slots of its major and minor components.
+    pub fn new(t: &'a SymTable, major_slots: &[usize], minor_slots: &[usize]) -> Self {
+        let strides = crate::table::prune::strides_of(&t.major_sizes);
+        SymLookup {
+            major: major_slots.iter().copied().zip(strides).collect(),
+            minor: minor_slots
+                .iter()
+                .zip(&t.minor_strides)
+                .zip(t.conj.iter().zip(&t.minor_sizes))
+                .map(|((&s, &st), (c, &n))| (s, st, c.as_slice(), n as usize))
+                .collect(),
+            classes: &t.classes,
+            minor_len: t.minor_len,
+            table: &t.table,
+        }
+    }
+
+    /// The bound for a node whose slot values are `row`.
+    #[inline]
+    pub fn get(&self, row: &[u32]) -> u32 {
+        let raw: u64 = self.major.iter().map(|&(s, st)| row[s] as u64 * st).sum();
+        let (class, sym) = self.classes.of(raw);
+        let m: u64 = self
+            .minor
+            .iter()
+            .map(|&(s, st, conj, n)| conj[sym * n + row[s] as usize] as u64 * st)
+            .sum();
+        self.table.get(class as u64 * self.minor_len + m)
+    }
+}

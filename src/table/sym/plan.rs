@@ -1,0 +1,254 @@
+//! Choosing a symmetry-reduced table for the memory the ordinary plan leaves.
+//!
+//! Candidates are products of one set seen whole (its arrangement and twists: the
+//! major group) with nothing, or with another set's twists or arrangement (the minor
+//! components). Each is reduced by the symmetries under which all its components
+//! conjugate as functions of themselves ([`super::closed`]) and which keep its goal
+//! values. The candidate with the most positions (before reduction) whose reduced
+//! table, class table and build scratch fit the memory left is chosen, if it sees at
+//! least twice as many positions as the largest ordinary table: a smaller one adds
+//! little to the bound for its cost.
+
+use super::closed;
+use crate::puzzle::Puzzle;
+use crate::symmetry::SymmetryGroup;
+use crate::table::comp::{spec_count, CompSpec, Component, MAX_COMPONENT_VALUES};
+use crate::table::plan::{ori_spec, set_specs_with, PlannedTable};
+
+/// Minor components conjugate through a table of this many entries at most
+/// (values times symmetries).
+const MAX_CONJ_ENTRIES: u64 = 1 << 26;
+
+/// How many times the puzzle's positions a candidate's product may count.
+const MAX_OVERCOUNT: u64 = 16;
+
+/// A planned symmetry-reduced table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymPlan {
+    pub major: Vec<CompSpec>,
+    pub minor: Vec<CompSpec>,
+    /// The subgroup, as indices into the puzzle's symmetry group (the identity first).
+    pub syms: Vec<usize>,
+    /// Values of the major group (the class table's entries) and entries per class.
+    pub raw: u64,
+    pub minor_len: u64,
+    /// A stable, readable name (`CORNERS.po+EDGES.o`).
+    pub name: String,
+}
+
+impl SymPlan {
+    /// Positions of the abstraction before reduction.
+    pub fn positions(&self) -> u64 {
+        self.raw.saturating_mul(self.minor_len)
+    }
+
+    /// An estimate of the reduced entries: one class per `syms.len()` values, plus
+    /// one percent for self-symmetric classes.
+    pub fn estimate(&self) -> u64 {
+        let e = self.positions() / self.syms.len() as u64;
+        e.saturating_add(e / 100)
+    }
+
+    /// Bytes the build needs at its peak: the class table, one byte per entry of
+    /// scratch and the stored table at two entries per byte, and the conjugation
+    /// tables.
+    pub fn bytes(&self, puzzle: &Puzzle) -> u64 {
+        let conj: u64 = self
+            .minor
+            .iter()
+            .map(|c| spec_count(puzzle, c).unwrap_or(u64::MAX) * self.syms.len() as u64 * 4)
+            .sum();
+        let e = self.estimate();
+        (self.raw * 4 + self.raw / 8)
+            .saturating_add(e.saturating_add(e.div_ceil(2)))
+            .saturating_add(conj)
+    }
+}
+
+pub fn names(puzzle: &Puzzle, comps: &[CompSpec]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for c in comps {
+        let set = &puzzle.sets[c.set].name;
+        match out.iter_mut().find(|s| s.starts_with(&format!("{set}."))) {
+            Some(s) => s.push_str(&c.tag()),
+            None => out.push(format!("{set}.{}", c.tag())),
+        }
+    }
+    out.join("+")
+}
+
+/// Whether every move's inverse is a move of the same cost, so that a table built by
+/// walking moves forwards from the goal holds distances to it.
+pub fn invertible(puzzle: &Puzzle) -> bool {
+    !puzzle.has_weights()
+        && !puzzle.has_guards()
+        && puzzle
+            .base_moves
+            .iter()
+            .all(|b| !b.directed || b.order <= 2)
+}
+
+/// The symmetries of `group` under which every component of `major` (together) and of
+/// `minor` (each alone) conjugates as a function of itself and the goal values are
+/// kept.
+pub fn subgroup(
+    puzzle: &Puzzle,
+    group: &SymmetryGroup,
+    major: &[CompSpec],
+    minor: &[CompSpec],
+) -> Vec<usize> {
+    let make = |s: &CompSpec| Component::new(puzzle, s.clone()).ok();
+    let Some(a) = major.iter().map(make).collect::<Option<Vec<_>>>() else {
+        return vec![0];
+    };
+    let Some(b) = minor.iter().map(make).collect::<Option<Vec<_>>>() else {
+        return vec![0];
+    };
+    let a: Vec<&Component> = a.iter().collect();
+    let goals: Vec<Vec<u32>> = a
+        .iter()
+        .chain(&b.iter().collect::<Vec<_>>())
+        .map(|c| c.goal_values(puzzle, puzzle.ignore.get(c.spec.set)))
+        .collect();
+    let elements = group.elements();
+    (0..elements.len())
+        .filter(|&s| {
+            let sym = &elements[s];
+            s == 0
+                || (closed(puzzle, sym, &a)
+                    && b.iter().all(|c| closed(puzzle, sym, &[c]))
+                    && keeps_goals(puzzle, sym, &a, &b, &goals))
+        })
+        .collect()
+}
+
+/// Whether conjugating by `sym` carries each component's goal values onto goal values
+/// (the major group's tuples checked one component at a time, which the definition's
+/// goal, a product of per-component values, allows).
+fn keeps_goals(
+    puzzle: &Puzzle,
+    sym: &crate::symmetry::Symmetry,
+    major: &[&Component],
+    minor: &[Component],
+    goals: &[Vec<u32>],
+) -> bool {
+    let mut groups: Vec<Vec<&Component>> = vec![major.to_vec()];
+    groups.extend(minor.iter().map(|c| vec![c]));
+    let mut at = 0;
+    for g in groups {
+        let conj = super::Conjugator::new(puzzle, &g);
+        let mut sc = conj.scratch(puzzle);
+        let gl = &goals[at..at + g.len()];
+        let mut digit = vec![0usize; g.len()];
+        let (mut vals, mut out) = (vec![0u32; g.len()], vec![0u32; g.len()]);
+        if gl.iter().any(|v| v.is_empty()) {
+            return false;
+        }
+        loop {
+            for (j, v) in vals.iter_mut().enumerate() {
+                *v = gl[j][digit[j]];
+            }
+            conj.conjugate(sym, &vals, &mut sc, &mut out);
+            if out.iter().zip(gl).any(|(v, g)| !g.contains(v)) {
+                return false;
+            }
+            let mut j = g.len();
+            while j > 0 {
+                j -= 1;
+                digit[j] += 1;
+                if digit[j] < gl[j].len() {
+                    break;
+                }
+                digit[j] = 0;
+            }
+            if digit.iter().all(|&d| d == 0) {
+                break;
+            }
+        }
+        at += g.len();
+    }
+    true
+}
+
+/// The whole-set components of `set` when one arrangement part (and maybe the twists)
+/// see it, else `None`.
+fn whole(puzzle: &Puzzle, set: usize) -> Option<Vec<CompSpec>> {
+    let (parts, ori) = set_specs_with(puzzle, set, puzzle.ignore.get(set), MAX_COMPONENT_VALUES);
+    if parts.len() > 1 {
+        return None;
+    }
+    let comps: Vec<CompSpec> = parts.into_iter().chain(ori).collect();
+    (!comps.is_empty()).then_some(comps)
+}
+
+/// The reduced table to add to `chosen` within `budget` bytes (what the ordinary plan
+/// leaves), if one is worth it.
+pub fn plan_sym(
+    puzzle: &Puzzle,
+    group: &SymmetryGroup,
+    budget: u64,
+    chosen: &[PlannedTable],
+    reachable: Option<u64>,
+) -> Option<SymPlan> {
+    let most = reachable.map_or(u64::MAX, |r| r.saturating_mul(MAX_OVERCOUNT));
+    if group.order() < 2 || !invertible(puzzle) || !group.points_closed() {
+        return None;
+    }
+    let largest = chosen.iter().map(|t| t.len).max().unwrap_or(0);
+    let count = |c: &CompSpec| spec_count(puzzle, c).unwrap_or(u64::MAX);
+    let mut best: Option<SymPlan> = None;
+    for a in 0..puzzle.sets.len() {
+        let Some(major) = whole(puzzle, a) else {
+            continue;
+        };
+        let raw = major.iter().map(count).fold(1u64, u64::saturating_mul);
+        if raw < 2 || raw >= u32::MAX as u64 / 2 || raw.saturating_mul(4) > budget {
+            continue;
+        }
+        let mut minors: Vec<Vec<CompSpec>> = vec![Vec::new()];
+        for b in (0..puzzle.sets.len()).filter(|&b| b != a) {
+            minors.extend(ori_spec(puzzle, b).map(|o| vec![o]));
+            if let Some(w) = whole(puzzle, b) {
+                minors.extend(
+                    w.into_iter()
+                        .filter(|c| !matches!(c.kind, crate::table::comp::CompKind::Ori { .. }))
+                        .map(|c| vec![c]),
+                );
+            }
+        }
+        for minor in minors {
+            let minor_len = minor.iter().map(count).fold(1u64, u64::saturating_mul);
+            if minor
+                .iter()
+                .any(|c| count(c).saturating_mul(group.order() as u64) > MAX_CONJ_ENTRIES)
+            {
+                continue;
+            }
+            let positions = raw.saturating_mul(minor_len);
+            if positions <= largest.saturating_mul(2)
+                || positions > most
+                || best.as_ref().is_some_and(|b| b.positions() >= positions)
+            {
+                continue;
+            }
+            let syms = subgroup(puzzle, group, &major, &minor);
+            if syms.len() < 2 {
+                continue;
+            }
+            let mut all = major.clone();
+            all.extend(minor.iter().cloned());
+            let plan = SymPlan {
+                name: names(puzzle, &all),
+                major: major.clone(),
+                minor,
+                syms,
+                raw,
+                minor_len,
+            };
+            if plan.bytes(puzzle) <= budget {
+                best = Some(plan);
+            }
+        }
+    }
+    best
+}

@@ -1,0 +1,169 @@
+//! Tests of the symmetry-reduced tables: which components conjugate as functions of
+//! themselves, that the class tables are right (every value's symmetry carries it onto
+//! its class's representative), and that reduced tables agree entry by entry with the
+//! unreduced tables over the same components, self-symmetric classes included.
+
+use super::classes::Classes;
+use super::plan::subgroup;
+use super::table::{minor_conj, SymTable};
+use super::*;
+use crate::def::load_puzzle;
+use crate::progress::Silent;
+use crate::puzzle::Metric;
+use crate::symmetry::SymmetryGroup;
+use crate::table::comp::{CompSpec, Component};
+use crate::table::plan::{ori_spec, perm_specs};
+use crate::table::prune::PruneTable;
+
+fn shipped(name: &str) -> Puzzle {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    load_puzzle(root.join("puzzles").join(name)).unwrap().0
+}
+
+fn built(p: &Puzzle, spec: &CompSpec) -> Component {
+    let mut c = Component::new(p, spec.clone()).unwrap();
+    c.build_table(p);
+    c
+}
+
+fn whole_set(p: &Puzzle, set: usize) -> Vec<CompSpec> {
+    let mut v = perm_specs(p, set, p.ignore.get(set), u64::MAX);
+    v.extend(ori_spec(p, set));
+    v
+}
+
+/// Every value of the major group is carried by its recorded symmetry onto its class's
+/// representative, every class's stabiliser fixes it, and every symmetry of the
+/// subgroup keeps each value in its class.
+fn check_classes(p: &Puzzle, g: &SymmetryGroup, specs: &[CompSpec]) -> Classes {
+    let comps: Vec<Component> = specs.iter().map(|s| built(p, s)).collect();
+    let refs: Vec<&Component> = comps.iter().collect();
+    let syms = subgroup(p, g, specs, &[]);
+    let conj = Conjugator::new(p, &refs);
+    let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
+    let classes = Classes::build(p, g, &syms, &conj, &sizes).unwrap();
+    let strides = crate::table::prune::strides_of(&sizes);
+    let rank = |v: &[u32]| -> u64 { v.iter().zip(&strides).map(|(&a, &s)| a as u64 * s).sum() };
+    let mut sc = conj.scratch(p);
+    let (mut vals, mut out) = (vec![0; sizes.len()], vec![0; sizes.len()]);
+    let n: u64 = sizes.iter().product();
+    for r in 0..n {
+        split(r, &sizes, &mut vals);
+        let (c, s) = classes.of(r);
+        conj.conjugate(&g.elements()[syms[s]], &vals, &mut sc, &mut out);
+        assert_eq!(rank(&out), classes.reps[c as usize] as u64, "value {r}");
+        if r % 97 == 0 {
+            for &t in &syms {
+                conj.conjugate(&g.elements()[t], &vals, &mut sc, &mut out);
+                assert_eq!(classes.of(rank(&out)).0, c);
+            }
+        }
+    }
+    for (c, &rep) in classes.reps.iter().enumerate() {
+        split(rep as u64, &sizes, &mut vals);
+        for &t in classes.stabiliser(c as u32) {
+            conj.conjugate(&g.elements()[syms[t as usize]], &vals, &mut sc, &mut out);
+            assert_eq!(rank(&out), rep as u64);
+        }
+    }
+    classes
+}
+
+/// The 2x2x2 with a fixed corner: its corners' arrangement and twists together
+/// conjugate under all six symmetries; arrangement alone too; the twists alone only
+/// under those that give every corner the same offset.
+#[test]
+fn conjugation_conditions_on_the_2x2x2() {
+    let p = shipped("2x2x2.def");
+    let g = SymmetryGroup::find(&p).unwrap();
+    assert_eq!(g.order(), 6);
+    let all = whole_set(&p, 0);
+    assert_eq!(subgroup(&p, &g, &all, &[]).len(), 6);
+    assert_eq!(subgroup(&p, &g, &all[..1], &[]).len(), 6);
+    let classes = check_classes(&p, &g, &all);
+    // 3,674,160 positions in classes of at most six: at least 612,360 classes.
+    assert!(classes.count() >= 3_674_160 / 6);
+    assert!(classes.count() < 3_674_160 / 5);
+}
+
+/// On the 3x3x3, every one of the 48 symmetries conjugates the corners' arrangement
+/// and the edges' arrangement; the class tables of the corners' arrangement are right.
+#[test]
+fn cube_classes_of_the_corner_arrangement() {
+    let p = shipped("3x3x3.def");
+    let g = SymmetryGroup::find(&p).unwrap();
+    assert_eq!(g.order(), 48);
+    let corners = p.sets.iter().position(|s| s.name == "CORNERS").unwrap();
+    let perm = &whole_set(&p, corners)[..1];
+    assert_eq!(subgroup(&p, &g, perm, &[]).len(), 48);
+    let classes = check_classes(&p, &g, perm);
+    // 40320 arrangements, 984 classes under the 48 symmetries (Kociemba's count of
+    // corner-permutation classes under the full group, 2768 under 16).
+    assert_eq!(classes.count(), 984);
+}
+
+/// A reduced table gives, for every position, the entry of the unreduced table over
+/// the same components: compared entry by entry, with self-symmetric classes (the
+/// solved twists are fixed by every symmetry of the subgroup) among them.
+fn compare_entry_by_entry(p: &Puzzle, major: &[CompSpec], minor: &[CompSpec], metric: Metric) {
+    let g = SymmetryGroup::find(p).unwrap();
+    let syms = subgroup(p, &g, major, minor);
+    assert!(syms.len() > 1, "no symmetry to reduce by");
+    let a: Vec<Component> = major.iter().map(|s| built(p, s)).collect();
+    let b: Vec<Component> = minor.iter().map(|s| built(p, s)).collect();
+    let (ar, br): (Vec<&Component>, Vec<&Component>) = (a.iter().collect(), b.iter().collect());
+    let sizes: Vec<u64> = a.iter().map(|c| c.count as u64).collect();
+    let classes = Classes::build(p, &g, &syms, &Conjugator::new(p, &ar), &sizes).unwrap();
+    assert!(classes.stab_sets.len() > 1, "no self-symmetric class");
+    let conj = minor_conj(p, &g, &syms, &br);
+    let all: Vec<&Component> = ar.iter().chain(&br).copied().collect();
+    let goals: Vec<Vec<u32>> = all
+        .iter()
+        .map(|c| c.goal_values(p, p.ignore.get(c.spec.set)))
+        .collect();
+    let t = SymTable::build(
+        p, classes, &ar, &br, conj, &goals, metric, true, "t", &Silent,
+    );
+    let full = PruneTable::build(p, &all, &[goals], metric, true, "t", &Silent);
+    assert!(t.table.len < full.len);
+    let ka = a.len();
+    let mut vals = vec![0u32; all.len()];
+    let sizes: Vec<u64> = all.iter().map(|c| c.count as u64).collect();
+    for i in 0..full.len {
+        split(i, &sizes, &mut vals);
+        assert_eq!(t.bound(&vals[..ka], &vals[ka..]), full.get(i), "entry {i}");
+    }
+}
+
+#[test]
+fn the_2x2x2_reduced_table_is_gods_table() {
+    let p = shipped("2x2x2.def");
+    compare_entry_by_entry(&p, &whole_set(&p, 0), &[], Metric::Htm);
+}
+
+/// The Pyraminx's edges (arrangement and flips) reduced by the symmetries that also
+/// conjugate its centres' twists, with the twists as the minor component.
+#[test]
+fn a_reduced_table_with_a_minor_component_matches_in_both_metrics() {
+    let p = shipped("pyraminx.def");
+    let edges = whole_set(&p, 0);
+    let centres = vec![ori_spec(&p, 1).unwrap()];
+    compare_entry_by_entry(&p, &edges, &centres, Metric::Htm);
+    compare_entry_by_entry(&p, &edges, &centres, Metric::Qtm);
+}
+
+/// Which components of shipped puzzles conjugate under how many symmetries.
+#[test]
+fn subgroups_of_shipped_puzzles() {
+    let p = shipped("3x3x3.def");
+    let g = SymmetryGroup::find(&p).unwrap();
+    let c = whole_set(&p, 0);
+    let eo = ori_spec(&p, 1).unwrap();
+    let co = ori_spec(&p, 0).unwrap();
+    // The corners seen whole conjugate under all 48; the twists alone, or the flips,
+    // only under the 16 that keep the axis the definition's twists are measured from.
+    assert_eq!(subgroup(&p, &g, &c, &[]).len(), 48);
+    assert_eq!(subgroup(&p, &g, &[co], &[]).len(), 16);
+    assert_eq!(subgroup(&p, &g, std::slice::from_ref(&eo), &[]).len(), 16);
+    assert_eq!(subgroup(&p, &g, &c, &[eo]).len(), 16);
+}

@@ -322,6 +322,10 @@ impl<'p> Solver<'p> {
             .collect();
         if puzzle.has_guards() {
             self.guarded(settings.metric, !options.no_exact_table, progress)?;
+            // The additive family holds distances to the definition's goal.
+            if goal.is_none() {
+                self.tables.additive(puzzle, settings.metric, progress);
+            }
         }
         let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
         let tables = &self.tables;
@@ -469,7 +473,20 @@ impl<'p> Solver<'p> {
             start_state: start,
             progress,
             guards: match &guard_tables {
-                Some(g) => Some(Guards::new(g, puzzle, start, ignore, settings.metric)?),
+                Some(g) => {
+                    let family = match goal {
+                        None => tables.built_additive(settings.metric),
+                        Some(_) => None,
+                    };
+                    Some(Guards::new(
+                        g,
+                        puzzle,
+                        start,
+                        ignore,
+                        settings.metric,
+                        family,
+                    )?)
+                }
                 None => None,
             },
         };

@@ -6,6 +6,7 @@
 //! [`Tables`] owns everything built for one puzzle: components are made once per
 //! distinct [`CompSpec`] and shared by every scramble and table that uses them.
 
+pub mod additive;
 pub mod cache;
 pub mod comp;
 pub mod estimate;
@@ -57,6 +58,9 @@ pub struct Tables {
     /// Per metric and goal (the hash of [`Goal::key_bytes`], `None` for the
     /// definition's `Solved`).
     pruning: HashMap<(Metric, Option<u64>), Vec<Pruning>>,
+    /// Per metric, the additive family for the definition's goal (`None`: the puzzle
+    /// admits none, or it does not fit), see [`additive`].
+    additive: HashMap<Metric, Option<additive::Family>>,
 }
 
 /// What identifies a goal among the pruning tables: the hash of its key bytes.
@@ -83,6 +87,7 @@ impl Tables {
             comps: Vec::new(),
             index: HashMap::new(),
             pruning: HashMap::new(),
+            additive: HashMap::new(),
         }
     }
 
@@ -190,7 +195,7 @@ impl Tables {
         let key = (metric, goal_id(goal));
         if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
-            let planned_all = plan::plan(puzzle, self.budget)?;
+            let planned_all = plan::plan_report_with(puzzle, self.budget, goal.is_none())?.chosen;
             // A build of more than a gigabyte is announced with its size, a rough time
             // and a quicker --memory, before anything is built.
             let to_build: Vec<&plan::PlannedTable> = planned_all

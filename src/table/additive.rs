@@ -328,6 +328,25 @@ impl Family {
         }
     }
 
+    /// Builds every table of `plan` in memory (no cache).
+    pub fn build(
+        puzzle: &Puzzle,
+        plan: FamilyPlan,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Family {
+        let built = plan
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let what = format!("additive table {} of {}", i + 1, plan.groups.len());
+                build_group(puzzle, &plan.shape, g, metric, &what, progress)
+            })
+            .collect();
+        Family::new(puzzle, plan, metric, built)
+    }
+
     /// The sum of the tables' bounds for the set's labels `labels` (0-based, one per
     /// position), [`INFINITE`] when some table says the goal is out of reach.
     #[inline]
@@ -387,6 +406,12 @@ impl super::Tables {
             self.additive.insert(metric, family);
         }
         self.additive.get(&metric).and_then(Option::as_ref)
+    }
+
+    /// Uses `family` for its metric instead of planning one (a family of another
+    /// partition, or `None` for none), as long as these tables live.
+    pub fn set_additive(&mut self, family: Option<Family>, metric: Metric) {
+        self.additive.insert(metric, family);
     }
 
     /// The additive family already built for `metric` (none before [`Self::additive`]).

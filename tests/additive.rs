@@ -116,7 +116,14 @@ fn ida_star_with_a_small_family_finds_breadth_first_lengths() {
             ..SolveOptions::default()
         };
         let out = solver
-            .solve(&state(&p, perm), &[], &SolveSettings::default(), options, &Silent, |_, _| {})
+            .solve(
+                &state(&p, perm),
+                &[],
+                &SolveSettings::default(),
+                options,
+                &Silent,
+                |_, _| {},
+            )
             .unwrap();
         assert_eq!(out.length, Some(d), "{perm:?}");
     }
@@ -309,4 +316,40 @@ fn deeper_fifteen_puzzle_positions_match_an_independent_solver() {
         return;
     }
     fifteen(10..16, 80, 5);
+}
+
+/// `solve -v` names the partition it chose, or why a guarded puzzle has none.
+#[test]
+fn solve_verbose_names_the_family() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = |def: &str, scr: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ksolve"))
+            .args([
+                "solve",
+                "-v",
+                "--no-cache",
+                "--memory",
+                "256M",
+                "--count",
+                "1",
+            ])
+            .arg(format!("{root}/puzzles/{def}"))
+            .arg(format!("{root}/scrambles/{scr}"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let err = run("8puzzle.def", "8puzzle.txt");
+    assert!(
+        err.contains(
+            "additive tables: 8 of 8 pieces of Cells, each with piece 9 kept (363 k entries)"
+        ),
+        "{err}"
+    );
+    let err = run("klotski.def", "klotski.txt");
+    assert!(
+        err.contains("no additive tables: the goal is a set of positions"),
+        "{err}"
+    );
 }

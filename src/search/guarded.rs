@@ -3,9 +3,11 @@
 //! into one `u128` key (the hash-set breadth-first search's packing), moves step the key
 //! field by field and guards test label fields of it. Nothing is allocated per node.
 //!
-//! The pruning tables are built over abstractions that ignore guards (every guard counts
-//! as met), which only lowers their bounds: admissible, but weak on a sliding puzzle,
-//! where any two neighbouring cells may then swap. So when the positions that can reach
+//! The ordinary pruning tables are built over abstractions that ignore guards (every
+//! guard counts as met), which only lowers their bounds: admissible, but weak on a sliding
+//! puzzle, where any two neighbouring cells may then swap. Where the definition allows it,
+//! an additive family (`table/additive.rs`) sees the guards and its summed bound is added
+//! here, read from the node's key. Otherwise, when the positions that can reach
 //! the goal fit a share of the memory budget (Klotski: 53,954; the 8-puzzle: 181,440),
 //! the hashed breadth-first search lists them once per metric with their exact
 //! distances, and the search prunes any node whose distance exceeds the cost left (a

@@ -321,11 +321,19 @@ impl<'p> Solver<'p> {
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
         if puzzle.has_guards() {
-            self.guarded(settings.metric, !options.no_exact_table, progress)?;
-            // The additive family holds distances to the definition's goal.
-            if goal.is_none() {
-                self.tables.additive(puzzle, settings.metric, progress);
-            }
+            // The additive family holds distances to the definition's goal. One of
+            // several tables means a puzzle whose positions are far too many to list, so
+            // the exact table is not attempted (its breadth-first search would run to
+            // its cap for nothing).
+            let tables = match goal {
+                None => self
+                    .tables
+                    .additive(puzzle, settings.metric, progress)
+                    .map_or(0, |f| f.tables.len()),
+                Some(_) => 0,
+            };
+            let exact = !options.no_exact_table && tables <= 1;
+            self.guarded(settings.metric, exact, progress)?;
         }
         let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
         let tables = &self.tables;

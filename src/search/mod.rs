@@ -459,6 +459,11 @@ impl<'p> Solver<'p> {
             canon: &canon,
             cost,
             zero_run,
+            undo: if settings.slack == 0 && puzzle.has_guards() {
+                ctx::undoing_moves(puzzle, settings.metric)
+            } else {
+                Vec::new()
+            },
             base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
             prune: prune_slots
                 .into_iter()

@@ -35,6 +35,17 @@ pub fn plan_lines(puzzle: &Puzzle, report: &PlanReport, budget: u64) -> Vec<Stri
             human(t.len.div_ceil(2))
         ));
     }
+    // Guarded puzzles: the additive family (summed, then maxed with the tables above),
+    // or why there is none.
+    if let Some(f) = &report.additive {
+        out.push(format!(
+            "  {}, {} in all with the build's scratch; their bounds are summed",
+            f.describe(puzzle),
+            human(f.bytes())
+        ));
+    } else if let Some(why) = &report.not_additive {
+        out.push(format!("  no additive tables: {why}"));
+    }
     out
 }
 

@@ -3,9 +3,11 @@
 //! into one `u128` key (the hash-set breadth-first search's packing), moves step the key
 //! field by field and guards test label fields of it. Nothing is allocated per node.
 //!
-//! The pruning tables are built over abstractions that ignore guards (every guard counts
-//! as met), which only lowers their bounds: admissible, but weak on a sliding puzzle,
-//! where any two neighbouring cells may then swap. So when the positions that can reach
+//! The ordinary pruning tables are built over abstractions that ignore guards (every
+//! guard counts as met), which only lowers their bounds: admissible, but weak on a sliding
+//! puzzle, where any two neighbouring cells may then swap. Where the definition allows it,
+//! an additive family (`table/additive.rs`) sees the guards and its summed bound is added
+//! here, read from the node's key. Otherwise, when the positions that can reach
 //! the goal fit a share of the memory budget (Klotski: 53,954; the 8-puzzle: 181,440),
 //! the hashed breadth-first search lists them once per metric with their exact
 //! distances, and the search prunes any node whose distance exceeds the cost left (a
@@ -16,6 +18,8 @@ use super::SearchError;
 use crate::gods::{self, GodError, GodOptions, KeyHasher, Method, Packer};
 use crate::progress::Progress;
 use crate::puzzle::{IgnoreMask, Metric, Puzzle, State, Transform};
+use crate::table::additive::Family;
+use crate::table::prune::INFINITE;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
@@ -93,6 +97,8 @@ pub(crate) struct Guards<'a> {
     pub(crate) start: u128,
     /// Exact distances, when the table exists and applies to this scramble.
     pub(crate) exact: Option<&'a KeyMap>,
+    /// The additive family, when there is one and it applies to this scramble.
+    pub(crate) additive: Option<&'a Family>,
 }
 
 impl<'a> Guards<'a> {
@@ -103,6 +109,7 @@ impl<'a> Guards<'a> {
         start: &State,
         ignore: &[IgnoreMask],
         metric: Metric,
+        additive: Option<&'a Family>,
     ) -> Result<Guards<'a>, SearchError> {
         if !g.packer.fits(start) {
             return Err(SearchError::Guarded(GodError::Unsupported(
@@ -121,21 +128,40 @@ impl<'a> Guards<'a> {
                 .find(|(m, _)| *m == metric)
                 .and_then(|(_, t)| t.as_ref())
         };
+        // The family's tables see the definition's Ignore: a scramble that ignores
+        // more of their set could be solved sooner than they say.
+        let additive = additive.filter(|f| {
+            let set = f.plan.shape.set;
+            let def = puzzle.ignore.get(set);
+            ignore.get(set).is_none_or(|m| {
+                m.perm
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &p)| !p || def.is_some_and(|d| d.perm.get(i) == Some(&true)))
+            })
+        });
         Ok(Guards {
             packer: &g.packer,
             start: g.packer.key(start),
             exact,
+            additive,
         })
     }
 
     /// A lower bound on the cost from the position with `key` to the goal: its exact
     /// distance from the table, `u32::MAX` when the table does not list it (it cannot
-    /// reach the goal), 0 without a table.
+    /// reach the goal), else the additive family's sum, 0 without either.
     #[inline]
     pub(crate) fn bound(&self, key: u128) -> u32 {
-        match self.exact {
+        if let Some(t) = self.exact {
+            return t.get(&key).map_or(u32::MAX, |&d| d as u32);
+        }
+        match self.additive {
             None => 0,
-            Some(t) => t.get(&key).map_or(u32::MAX, |&d| d as u32),
+            Some(f) => match f.bound_key(self.packer, key) {
+                INFINITE => u32::MAX,
+                h => h,
+            },
         }
     }
 }

@@ -347,7 +347,19 @@ impl<'p> Solver<'p> {
             }
         };
         if puzzle.has_guards() {
-            self.guarded(settings.metric, !options.no_exact_table, progress)?;
+            // The additive family holds distances to the definition's goal. One of
+            // several tables means a puzzle whose positions are far too many to list, so
+            // the exact table is not attempted (its breadth-first search would run to
+            // its cap for nothing).
+            let tables = match goal {
+                None => self
+                    .tables
+                    .additive(puzzle, settings.metric, progress)
+                    .map_or(0, |f| f.tables.len()),
+                Some(_) => 0,
+            };
+            let exact = !options.no_exact_table && tables <= 1;
+            self.guarded(settings.metric, exact, progress)?;
         }
         let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
         let tables = &self.tables;
@@ -479,6 +491,11 @@ impl<'p> Solver<'p> {
             canon: &canon,
             cost,
             zero_run,
+            undo: if settings.slack == 0 && puzzle.has_guards() {
+                ctx::undoing_moves(puzzle, settings.metric)
+            } else {
+                Vec::new()
+            },
             base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
             prune: prune_slots
                 .into_iter()
@@ -502,7 +519,20 @@ impl<'p> Solver<'p> {
             start_state: start,
             progress,
             guards: match &guard_tables {
-                Some(g) => Some(Guards::new(g, puzzle, start, ignore, settings.metric)?),
+                Some(g) => {
+                    let family = match goal {
+                        None => tables.built_additive(settings.metric),
+                        Some(_) => None,
+                    };
+                    Some(Guards::new(
+                        g,
+                        puzzle,
+                        start,
+                        ignore,
+                        settings.metric,
+                        family,
+                    )?)
+                }
                 None => None,
             },
         };

@@ -309,6 +309,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             && (ctx.cost[m] != 0 || self.run() < ctx.zero_run)
             && (ctx.blocks.is_empty() || (legal >> ctx.base[m]) & 1 == 1)
             && (ctx.limit_mask[m] == 0 || self.limits_allow(ctx.limit_mask[m]))
+            && (ctx.undo.is_empty()
+                || self
+                    .path
+                    .last()
+                    .is_none_or(|&p| ctx.undo[p as usize] != m as u16))
         {
             to
         } else {

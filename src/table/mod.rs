@@ -6,6 +6,7 @@
 //! [`Tables`] owns everything built for one puzzle: components are made once per
 //! distinct [`CompSpec`] and shared by every scramble and table that uses them.
 
+pub mod additive;
 pub mod cache;
 pub mod comp;
 pub mod estimate;
@@ -61,6 +62,9 @@ pub struct Tables {
     /// The symmetry-reduced table per metric, for the definition's goal (`None`: none
     /// is worth it); see [`sym`].
     sym: HashMap<Metric, Option<sym::cached::SymPruning>>,
+    /// Per metric, the additive family for the definition's goal (`None`: the puzzle
+    /// admits none, or it does not fit), see [`additive`].
+    additive: HashMap<Metric, Option<additive::Family>>,
 }
 
 /// What identifies a goal among the pruning tables: the hash of its key bytes.
@@ -88,6 +92,7 @@ impl Tables {
             index: HashMap::new(),
             pruning: HashMap::new(),
             sym: HashMap::new(),
+            additive: HashMap::new(),
         }
     }
 
@@ -195,7 +200,7 @@ impl Tables {
         let key = (metric, goal_id(goal));
         if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
-            let planned_all = plan::plan(puzzle, self.budget)?;
+            let planned_all = plan::plan_report_with(puzzle, self.budget, goal.is_none())?.chosen;
             // A build of more than a gigabyte is announced with its size, a rough time
             // and a quicker --memory, before anything is built.
             let to_build: Vec<&plan::PlannedTable> = planned_all

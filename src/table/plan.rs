@@ -18,6 +18,7 @@
 //! counted from the parts' sizes before any relabelling is built, so that a set of
 //! 20,000 pieces over budget is refused in milliseconds rather than after gigabytes.
 
+use super::additive::{plan_family, FamilyPlan};
 use super::comp::{spec_count, CompError, CompKind, CompSpec, MAX_COMPONENT_VALUES};
 use super::relabel::{mask_relabel, moves_keep_ori_sum, split_groups, split_relabel};
 use crate::puzzle::{IgnoreMask, Puzzle};
@@ -312,6 +313,11 @@ pub struct PlanReport {
     pub candidates: Vec<Candidate>,
     /// Index of the chosen candidate.
     pub best: usize,
+    /// The additive family for a guarded set, planned before the ordinary tables
+    /// (which then leave that set to it and take what the family leaves of the budget).
+    pub additive: Option<FamilyPlan>,
+    /// Why a guarded puzzle has no additive family (for `solve -v`).
+    pub not_additive: Option<String>,
 }
 
 /// The score of a set of tables: a table's typical bound grows with the logarithm of
@@ -330,7 +336,29 @@ fn score(tables: &[PlannedTable]) -> f64 {
 /// the move tables of the larger components against the budget, and keeps the plan with
 /// the best [`score`] (the smallest components on a tie).
 pub fn plan_report(puzzle: &Puzzle, budget: u64) -> Result<PlanReport, CompError> {
+    plan_report_with(puzzle, budget, true)
+}
+
+/// [`plan_report`], with or without an additive family (a scramble file's goal has
+/// none: the family holds distances to the definition's goal only).
+pub fn plan_report_with(
+    puzzle: &Puzzle,
+    budget: u64,
+    additive: bool,
+) -> Result<PlanReport, CompError> {
     let goal = check_goal(puzzle, &puzzle.ignore, budget)?;
+    // A guarded puzzle's additive family is far sharper than the ordinary tables,
+    // which ignore guards: it gets the budget first, and its set is left to it.
+    let (additive, not_additive) = if additive && puzzle.has_guards() {
+        match plan_family(puzzle, budget - goal) {
+            Ok(f) => (Some(f), None),
+            Err(e) => (None, Some(e.0)),
+        }
+    } else {
+        (None, None)
+    };
+    let skip = additive.as_ref().map(|f| f.shape.set);
+    let budget = budget - additive.as_ref().map_or(0, FamilyPlan::bytes);
     let base = component_limit(puzzle);
     let mut limits = vec![base];
     while let Some(&last) = limits.last() {
@@ -347,7 +375,7 @@ pub fn plan_report(puzzle: &Puzzle, budget: u64) -> Result<PlanReport, CompError
         .collect();
     let mut candidates: Vec<Candidate> = Vec::new();
     for limit in limits {
-        let tables = plan_with(puzzle, budget - goal, limit, &goal_specs);
+        let tables = plan_with(puzzle, budget - goal, limit, &goal_specs, skip);
         let bytes = goal + extra_move_bytes(puzzle, &tables, &goal_specs) + pruning_needed(&tables);
         let score = score(&tables);
         // The same tables as a smaller limit gave: nothing new.
@@ -373,6 +401,8 @@ pub fn plan_report(puzzle: &Puzzle, budget: u64) -> Result<PlanReport, CompError
         chosen: candidates[best].tables.clone(),
         candidates,
         best,
+        additive,
+        not_additive,
     })
 }
 
@@ -402,10 +432,17 @@ fn extra_move_bytes(puzzle: &Puzzle, tables: &[PlannedTable], goal: &[CompSpec])
 /// The tables within `budget` bytes (after the goal test's move tables) with
 /// components of at most `limit` values: each set's arrangement and orientation
 /// together; when the budget is exceeded, the largest combined table is split into its
-/// parts, and parts that still do not fit are dropped; tiny tables are merged.
-fn plan_with(puzzle: &Puzzle, budget: u64, limit: u64, goal: &[CompSpec]) -> Vec<PlannedTable> {
+/// parts, and parts that still do not fit are dropped; tiny tables are merged. Set
+/// `skip` (left to an additive family) gets none.
+fn plan_with(
+    puzzle: &Puzzle,
+    budget: u64,
+    limit: u64,
+    goal: &[CompSpec],
+    skip: Option<usize>,
+) -> Vec<PlannedTable> {
     let mut units: Vec<PlannedTable> = Vec::new();
-    for set in 0..puzzle.sets.len() {
+    for set in (0..puzzle.sets.len()).filter(|&s| Some(s) != skip) {
         let name = &puzzle.sets[set].name;
         let (perms, ori) = set_specs_with(puzzle, set, puzzle.ignore.get(set), limit);
         let multi = perms.len() > 1;

@@ -217,7 +217,7 @@ impl PruneTable {
 }
 
 /// Packs byte entries two to a byte, clamping depths to 14 and unreached to 15.
-fn pack_nibbles(entries: &[u8]) -> Vec<u8> {
+pub(crate) fn pack_nibbles(entries: &[u8]) -> Vec<u8> {
     let code = |d: u8| {
         if d == UNREACHED {
             NIBBLE_UNREACHED

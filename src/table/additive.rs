@@ -1,0 +1,496 @@
+//! Additive pattern tables for guarded puzzles: a family of tables whose bounds may be
+//! summed, which is what makes random 15-puzzles solvable.
+//!
+//! A guard tests some positions of one set for a few labels (the 15-puzzle's moves all
+//! test for the blank). Those *shared* labels are tracked, each as its own label, by
+//! every table of the family, so each table can evaluate every guard exactly: a move
+//! applies in the abstraction only where the abstract position satisfies its guard.
+//! The other labels of the set are *owned*: split into disjoint groups, one per table.
+//! In a table a move costs its usual cost when it moves a label the table owns and
+//! nothing otherwise (sliding an untracked tile only moves the blank there).
+//!
+//! The sum of the family's entries is admissible when every real move moves owned
+//! labels of at most one table, for then each move of a real solution is paid for by at
+//! most one table. [`family_rule`] proves a sufficient form of that from the definition
+//! alone: every move changes at most one position of the set that its guard does not
+//! pin to shared labels (a pinned position holds a shared label, which no table owns).
+//! A definition that breaks it (a move that carries two tiles at once, Klotski's
+//! two-cell blocks) gets no family, and the ordinary tables are planned instead.
+//!
+//! Entries are indexed by the multiset-permutation rank ([`PermCoord`]) of the set's
+//! arrangement seen through the table's relabelling (owned labels, then shared labels,
+//! then one wildcard for the rest), so a table keeps the blank's position: 16!/9!
+//! entries for six 15-puzzle tiles. The build is in [`build`]; the search looks the
+//! tables up from the packed key it carries for guarded moves ([`Family::bound_key`]).
+
+mod build;
+pub use build::build_group;
+
+use super::prune::{PruneTable, INFINITE};
+use crate::coord::PermCoord;
+use crate::gods::Packer;
+use crate::progress::Progress;
+use crate::puzzle::{Metric, Puzzle, State};
+
+/// The most entries one table of the family may have: larger tables would take minutes
+/// to build on a small machine (the 15-puzzle's seven tiles with the blank are 519 M).
+pub const MAX_ENTRIES: u64 = 1 << 28;
+
+/// The most distinct labels a table may see (owned, shared and the wildcard), so that
+/// a guard's labels fit one bit mask and a rank needs no allocation.
+const MAX_CLASSES: usize = 64;
+
+/// The most positions the set may have: the search unpacks keys into stack arrays.
+const MAX_POSITIONS: usize = 128;
+
+/// Why a definition gets no additive family, in words for `solve -v`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotAdditive(pub String);
+
+/// What [`family_rule`] found: the set the guards test, the labels they test (shared by
+/// every table) and the labels left to own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyShape {
+    pub set: usize,
+    /// 0-based labels the guards test, ascending.
+    pub shared: Vec<u16>,
+    /// 0-based labels of the solved state that no guard tests and the definition does
+    /// not ignore, ascending: the labels the tables share out.
+    pub owned: Vec<u16>,
+}
+
+/// One planned family: the groups of owned labels (one table each) and their sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyPlan {
+    pub shape: FamilyShape,
+    pub groups: Vec<Vec<u16>>,
+    /// Entries of each group's table.
+    pub lens: Vec<u64>,
+}
+
+impl FamilyPlan {
+    /// Bytes the family takes: its entries at one byte each (their depths often pass
+    /// the 14 a nibble holds), plus the largest table again while it is built.
+    pub fn bytes(&self) -> u64 {
+        let stored: u64 = self.lens.iter().sum();
+        stored + self.lens.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The partition in words, as `solve -v` prints it: `6+6+3 of 15 pieces of Cells,
+    /// each with piece 16 (tables of 57,657,600 + ...)`.
+    pub fn describe(&self, puzzle: &Puzzle) -> String {
+        let sizes: Vec<String> = self.groups.iter().map(|g| g.len().to_string()).collect();
+        let shared: Vec<String> = self
+            .shape
+            .shared
+            .iter()
+            .map(|l| (l + 1).to_string())
+            .collect();
+        let lens: Vec<String> = self
+            .lens
+            .iter()
+            .map(|&l| crate::progress::format_count(l))
+            .collect();
+        format!(
+            "additive tables: {} of {} pieces of {}, each with piece {} kept ({} entries)",
+            sizes.join("+"),
+            self.shape.owned.len(),
+            puzzle.sets[self.shape.set].name,
+            shared.join(" "),
+            lens.join(" + ")
+        )
+    }
+}
+
+/// Checks that `puzzle` admits an additive family, and returns its shape.
+///
+/// The rule, checked per move (every power of an unguarded move too): every guard
+/// condition is on one set, the set has no twists, no position holding a shared label in
+/// the solved state is ignored or free, and the positions of the set the move changes,
+/// less those its guard pins to shared labels, number at most one. Then a move carries
+/// at most one non-shared label, so it is paid for by at most one table.
+pub fn family_rule(puzzle: &Puzzle) -> Result<FamilyShape, NotAdditive> {
+    let no = |why: &str| Err(NotAdditive(why.to_string()));
+    if !puzzle.has_guards() {
+        return no("no move has a guard");
+    }
+    let mut set = None;
+    let mut shared: Vec<u16> = Vec::new();
+    for g in puzzle.guards.iter().flatten() {
+        for c in &g.conds {
+            if *set.get_or_insert(c.set) != c.set {
+                return no("guards test more than one set");
+            }
+            shared.extend(&c.labels);
+        }
+    }
+    let Some(set) = set else {
+        return no("no move has a guard");
+    };
+    shared.sort_unstable();
+    shared.dedup();
+    let def = &puzzle.sets[set];
+    if def.orientations > 1 {
+        return no("the guarded set has twists");
+    }
+    if def.size > MAX_POSITIONS {
+        return no("the guarded set has more than 128 positions");
+    }
+    if puzzle.goal_is_set() {
+        return no("the goal is a set of positions");
+    }
+    let solved = &puzzle.solved.sets[set].perm;
+    let ignored = |i: usize| {
+        puzzle
+            .ignore
+            .get(set)
+            .is_some_and(|m| m.perm.get(i) == Some(&true))
+    };
+    if (0..def.size).any(|i| ignored(i) && shared.contains(&solved[i])) {
+        return no("a label the guards test sits at an ignored position");
+    }
+    if shared.iter().any(|l| !solved.contains(l)) {
+        return no("a guard tests a label the solved state does not hold");
+    }
+    let mut owned: Vec<u16> = (0..def.size)
+        .filter(|&i| !ignored(i) && !shared.contains(&solved[i]))
+        .map(|i| solved[i])
+        .collect();
+    owned.sort_unstable();
+    owned.dedup();
+    // A label the definition ignores somewhere is a wildcard to every table; one that is
+    // kept everywhere may be owned.
+    owned.retain(|&l| (0..def.size).all(|i| solved[i] != l || !ignored(i)));
+    if owned.is_empty() {
+        return no("no label is left for the tables to own");
+    }
+    for (id, mv) in puzzle.moves.iter().enumerate() {
+        let src = &mv.effect.sets[set].perm;
+        let pinned: Vec<usize> = puzzle
+            .guard_of(crate::puzzle::MoveId(id as u16))
+            .map(|g| {
+                g.conds
+                    .iter()
+                    .filter(|c| c.labels.iter().all(|l| shared.contains(l)))
+                    .map(|c| c.pos)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let free_changed = (0..def.size)
+            .filter(|&i| src[i] as usize != i && !pinned.contains(&i))
+            .count();
+        if free_changed > 1 {
+            return Err(NotAdditive(format!(
+                "move {} moves {free_changed} pieces its guard does not pin to {}, so two \
+                 tables could both count it",
+                mv.name,
+                if shared.len() == 1 {
+                    format!("piece {}", shared[0] + 1)
+                } else {
+                    "the pieces it tests".to_string()
+                }
+            )));
+        }
+    }
+    Ok(FamilyShape { set, shared, owned })
+}
+
+/// The relabelling of table `group`: its owned labels in order, then each shared label,
+/// then one wildcard for everything else; indexed by the set's 0-based labels.
+pub fn group_relabel(puzzle: &Puzzle, shape: &FamilyShape, group: &[u16]) -> Vec<u16> {
+    let max = puzzle.solved.sets[shape.set]
+        .perm
+        .iter()
+        .map(|&l| l as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let wild = (group.len() + shape.shared.len()) as u16;
+    (0..max as u16)
+        .map(|l| {
+            if let Some(k) = group.iter().position(|&g| g == l) {
+                k as u16
+            } else if let Some(k) = shape.shared.iter().position(|&s| s == l) {
+                (group.len() + k) as u16
+            } else {
+                wild
+            }
+        })
+        .collect()
+}
+
+/// The coordinate of table `group`: arrangements of the relabelled solved state.
+fn group_coord(puzzle: &Puzzle, shape: &FamilyShape, relabel: &[u16]) -> Option<PermCoord> {
+    let labels: Vec<u16> = puzzle.solved.sets[shape.set]
+        .perm
+        .iter()
+        .map(|&l| relabel[l as usize])
+        .collect();
+    PermCoord::new(&labels).ok()
+}
+
+/// Entries of the table owning `group`, or `None` past 64 bits.
+pub fn group_len(puzzle: &Puzzle, shape: &FamilyShape, group: &[u16]) -> Option<u64> {
+    let relabel = group_relabel(puzzle, shape, group);
+    group_coord(puzzle, shape, &relabel).map(|c| c.count())
+}
+
+/// The family of groups of at most `size` owned labels each, in label order (for the
+/// 15-puzzle and six: tiles 1-6, 7-12 and 13-15).
+pub fn partition(puzzle: &Puzzle, shape: &FamilyShape, size: usize) -> Option<FamilyPlan> {
+    if size == 0 || size + shape.shared.len() + 1 > MAX_CLASSES {
+        return None;
+    }
+    let groups: Vec<Vec<u16>> = shape.owned.chunks(size).map(<[u16]>::to_vec).collect();
+    let lens = groups
+        .iter()
+        .map(|g| group_len(puzzle, shape, g))
+        .collect::<Option<Vec<u64>>>()?;
+    Some(FamilyPlan {
+        shape: shape.clone(),
+        groups,
+        lens,
+    })
+}
+
+/// The strongest family within `budget` bytes: the largest groups whose tables each
+/// stay within [`MAX_ENTRIES`] and whose bytes fit (larger groups see more of the
+/// interactions between pieces, so they prune more). `Err` says why there is none.
+pub fn plan_family(puzzle: &Puzzle, budget: u64) -> Result<FamilyPlan, NotAdditive> {
+    let shape = family_rule(puzzle)?;
+    let most = shape.owned.len().min(MAX_CLASSES - 1 - shape.shared.len());
+    for size in (1..=most).rev() {
+        let Some(plan) = partition(puzzle, &shape, size) else {
+            continue;
+        };
+        if plan.lens.iter().all(|&l| l <= MAX_ENTRIES) && plan.bytes() <= budget {
+            return Ok(plan);
+        }
+    }
+    Err(NotAdditive(
+        "even tables of one piece do not fit the memory budget".into(),
+    ))
+}
+
+/// One built table of a family.
+pub struct GroupTable {
+    /// Owned labels (0-based).
+    pub group: Vec<u16>,
+    relabel: Vec<u16>,
+    coord: PermCoord,
+    pub table: PruneTable,
+}
+
+/// A built family: tables whose bounds add up.
+pub struct Family {
+    pub plan: FamilyPlan,
+    pub metric: Metric,
+    pub tables: Vec<GroupTable>,
+    /// Flat index of the set's first position in a packed key ([`Packer`] lays out the
+    /// sets in order).
+    offset: usize,
+    /// Positions of the guarded set, and of every set (a packed key's length).
+    size: usize,
+    npos: usize,
+}
+
+impl Family {
+    /// The family of `plan` from its built tables (in the plan's group order).
+    pub fn new(
+        puzzle: &Puzzle,
+        plan: FamilyPlan,
+        metric: Metric,
+        built: Vec<PruneTable>,
+    ) -> Family {
+        let offset = puzzle.sets[..plan.shape.set].iter().map(|s| s.size).sum();
+        let tables = plan
+            .groups
+            .iter()
+            .zip(built)
+            .map(|(g, table)| {
+                let relabel = group_relabel(puzzle, &plan.shape, g);
+                let coord = group_coord(puzzle, &plan.shape, &relabel).expect("planned");
+                GroupTable {
+                    group: g.clone(),
+                    relabel,
+                    coord,
+                    table,
+                }
+            })
+            .collect();
+        Family {
+            size: puzzle.sets[plan.shape.set].size,
+            npos: puzzle.sets.iter().map(|s| s.size).sum(),
+            plan,
+            metric,
+            tables,
+            offset,
+        }
+    }
+
+    /// Builds every table of `plan` in memory (no cache).
+    pub fn build(
+        puzzle: &Puzzle,
+        plan: FamilyPlan,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Family {
+        let built = plan
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let what = format!("additive table {} of {}", i + 1, plan.groups.len());
+                build_group(puzzle, &plan.shape, g, metric, &what, progress)
+            })
+            .collect();
+        Family::new(puzzle, plan, metric, built)
+    }
+
+    /// The sum of the tables' bounds for the set's labels `labels` (0-based, one per
+    /// position), [`INFINITE`] when some table says the goal is out of reach.
+    #[inline]
+    fn bound_labels(&self, labels: &[u16]) -> u32 {
+        let mut arr = [0u16; MAX_POSITIONS];
+        let arr = &mut arr[..labels.len()];
+        let mut sum = 0u32;
+        for t in &self.tables {
+            for (a, &l) in arr.iter_mut().zip(labels) {
+                *a = t.relabel.get(l as usize).copied().unwrap_or(u16::MAX);
+            }
+            let h = t.table.get(t.coord.rank(arr));
+            if h >= INFINITE {
+                return INFINITE;
+            }
+            sum += h;
+        }
+        sum
+    }
+
+    /// The family's bound for `state` (a position of the definition's puzzle).
+    pub fn bound_state(&self, state: &State) -> u32 {
+        self.bound_labels(&state.sets[self.plan.shape.set].perm)
+    }
+
+    /// The family's bound for a position packed by `packer`. Nothing is allocated.
+    #[inline]
+    pub(crate) fn bound_key(&self, packer: &Packer, key: u128) -> u32 {
+        let mut labels = [0u16; MAX_POSITIONS];
+        let mut oris = [0u8; MAX_POSITIONS];
+        let npos = self.npos;
+        if npos > MAX_POSITIONS {
+            return 0;
+        }
+        packer.unpack(key, &mut labels[..npos], &mut oris[..npos]);
+        self.bound_labels(&labels[self.offset..self.offset + self.size])
+    }
+
+    /// Bytes the family's entries take.
+    pub fn memory(&self) -> u64 {
+        self.tables.iter().map(|t| t.table.memory()).sum()
+    }
+}
+
+impl super::Tables {
+    /// The additive family for `metric`, planned within the budget left after the goal
+    /// test's move tables and built (or loaded) on first use; `None` when the puzzle
+    /// admits none or it does not fit. Only for the definition's own goal.
+    pub fn additive(
+        &mut self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Option<&Family> {
+        if !self.additive.contains_key(&metric) {
+            let family = self.build_family(puzzle, metric, progress);
+            self.additive.insert(metric, family);
+        }
+        self.additive.get(&metric).and_then(Option::as_ref)
+    }
+
+    /// Uses `family` for its metric instead of planning one (a family of another
+    /// partition, or `None` for none), as long as these tables live.
+    pub fn set_additive(&mut self, family: Option<Family>, metric: Metric) {
+        self.additive.insert(metric, family);
+    }
+
+    /// The additive family already built for `metric` (none before [`Self::additive`]).
+    pub fn built_additive(&self, metric: Metric) -> Option<&Family> {
+        self.additive.get(&metric).and_then(Option::as_ref)
+    }
+
+    /// The family [`super::plan::plan_report`] chose, built.
+    fn build_family(
+        &self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Option<Family> {
+        let plan = super::plan::plan_report(puzzle, self.budget)
+            .ok()?
+            .additive?;
+        let n = plan.groups.len();
+        let mut built = Vec::new();
+        for (i, group) in plan.groups.iter().enumerate() {
+            let relabel = group_relabel(puzzle, &plan.shape, group);
+            let mut params = vec![super::CONTENTS_VERSION];
+            params.extend_from_slice(b"additive");
+            params.push(metric as u8);
+            params.extend_from_slice(&(plan.shape.set as u32).to_le_bytes());
+            for &l in &relabel {
+                params.extend_from_slice(&l.to_le_bytes());
+            }
+            let name = format!(
+                "at-{}-{}.a{}of{}-{:08x}",
+                metric.name(),
+                puzzle.sets[plan.shape.set].name,
+                i + 1,
+                n,
+                super::file::content_hash(&params) as u32
+            );
+            let len = plan.lens[i];
+            let what = format!(
+                "additive table {} of {n}: {} pieces of {} and piece {}, {} entries",
+                i + 1,
+                group.len(),
+                puzzle.sets[plan.shape.set].name,
+                plan.shape
+                    .shared
+                    .iter()
+                    .map(|l| (l + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                crate::progress::format_count(len)
+            );
+            let table = self.cache.load_or_build(
+                "ksolve-prune",
+                &name,
+                &params,
+                progress,
+                |payload| {
+                    let head = payload.all().get(..super::PRUNE_PREFIX)?;
+                    let format = match head[0] {
+                        0 => super::prune::Format::Nibbles,
+                        1 => super::prune::Format::Bytes,
+                        _ => return None,
+                    };
+                    let max_depth = head[1];
+                    let entries =
+                        super::prune::Entries::Mapped(Box::new(payload.skip(super::PRUNE_PREFIX)));
+                    PruneTable::from_entries(metric, vec![len], format, max_depth, entries)
+                },
+                || {
+                    let t = build_group(puzzle, &plan.shape, group, metric, &what, progress);
+                    let mut payload = vec![0u8; super::PRUNE_PREFIX];
+                    payload[0] = (t.format == super::prune::Format::Bytes) as u8;
+                    payload[1] = t.max_depth;
+                    payload[8..16].copy_from_slice(&t.len.to_le_bytes());
+                    payload.extend_from_slice(t.raw());
+                    (t, payload)
+                },
+            );
+            built.push(table);
+        }
+        Some(Family::new(puzzle, plan, metric, built))
+    }
+}

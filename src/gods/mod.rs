@@ -21,9 +21,9 @@
 mod checkpoint;
 pub mod database;
 mod dispatch;
+mod dist;
 mod flat_index;
 mod guarded;
-mod dist;
 mod hashed;
 mod index;
 mod indexed;

@@ -168,16 +168,7 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
     // killed run keeps what it printed. The header waits for the first row, so that a
     // table refused up front prints nothing on stdout. A row that cannot be written
     // ends the run there: nobody would read the rest.
-    let table = match gods::compute(&puzzle, &opts, &bars, &|depth, count| {
-        output::or_exit((|| {
-            let mut out = output::stdout();
-            if depth == 0 {
-                writeln!(out, "Moves\tPositions")?;
-            }
-            writeln!(out, "{depth}\t{count}")?;
-            out.flush()
-        })());
-    }) {
+    let table = match gods::compute(&puzzle, &opts, &bars, &print_row) {
         Ok(t) => t,
         Err(e @ gods::GodError::Stopped(_)) => {
             // Not a failure, but no table either: the caller asked for an early stop.
@@ -227,4 +218,17 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
     }
     out.flush()?;
     Ok(EXIT_OK)
+}
+
+/// Prints one row of the table as its layer finishes (the header before depth 0), so a
+/// killed run keeps what it printed; a row that cannot be written ends the run.
+pub(super) fn print_row(depth: usize, count: u64) {
+    output::or_exit((|| {
+        let mut out = output::stdout();
+        if depth == 0 {
+            writeln!(out, "Moves\tPositions")?;
+        }
+        writeln!(out, "{depth}\t{count}")?;
+        out.flush()
+    })());
 }

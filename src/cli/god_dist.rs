@@ -35,16 +35,7 @@ pub fn run(
     if !matches!(opts.method, gods::Method::Auto | gods::Method::Indexed) {
         anyhow::bail!("--distributed runs the indexed search; --method hashed cannot go with it");
     }
-    let rows = |depth: usize, count: u64| {
-        output::or_exit((|| {
-            let mut out = output::stdout();
-            if depth == 0 {
-                writeln!(out, "Moves\tPositions")?;
-            }
-            writeln!(out, "{depth}\t{count}")?;
-            out.flush()
-        })());
-    };
+    let rows = super::god::print_row;
     let table = match gods::compute_distributed(puzzle, opts, args.timely.clone(), Arc::new(rows)) {
         Ok(t) => t,
         Err(e @ gods::GodError::Stopped(_)) => {

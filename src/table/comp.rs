@@ -17,7 +17,7 @@ use crate::coord::{CoordError, OriCoord, PermCoord};
 use crate::puzzle::{Puzzle, SetState, State};
 use rayon::prelude::*;
 
-mod goal;
+pub(crate) mod goal;
 pub use goal::next_permutation;
 
 /// The largest number of values a component may have: its move table must stay small

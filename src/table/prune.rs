@@ -315,28 +315,17 @@ fn bfs(
     // Every tuple of goal values is a source at depth 0.
     let mut visited = 0u64;
     for goals in goals.iter().filter(|b| b.iter().all(|g| !g.is_empty())) {
-        let mut digit = vec![0usize; k];
-        loop {
-            let idx: u64 = (0..k).map(|j| goals[j][digit[j]] as u64 * strides[j]).sum();
+        super::comp::goal::for_each_goal_tuple(goals, |tuple| {
+            let idx: u64 = tuple
+                .iter()
+                .zip(&strides)
+                .map(|(&v, &s)| v as u64 * s)
+                .sum();
             if table[idx as usize].swap(0, Relaxed) != 0 {
                 visited += 1;
             }
-            let mut j = k;
-            loop {
-                if j == 0 {
-                    break;
-                }
-                j -= 1;
-                digit[j] += 1;
-                if digit[j] < goals[j].len() {
-                    break;
-                }
-                digit[j] = 0;
-            }
-            if digit.iter().all(|&d| d == 0) {
-                break;
-            }
-        }
+            true
+        });
     }
     progress.start(what, Some(len));
     progress.inc(visited);

@@ -166,3 +166,62 @@ pub fn next_permutation(v: &mut [u16]) -> bool {
     v[i..].reverse();
     true
 }
+
+/// Calls `f` with every tuple that takes one value from each list (the last list
+/// varying fastest), the goal tuples a table build starts from. Stops early, returning
+/// false, when `f` does; no tuple at all when a list is empty.
+pub(crate) fn for_each_goal_tuple(lists: &[Vec<u32>], mut f: impl FnMut(&[u32]) -> bool) -> bool {
+    if lists.iter().any(|l| l.is_empty()) {
+        return true;
+    }
+    let mut digit = vec![0usize; lists.len()];
+    let mut tuple: Vec<u32> = lists.iter().map(|l| l[0]).collect();
+    loop {
+        if !f(&tuple) {
+            return false;
+        }
+        // Advance the mixed-radix counter; wrapping every digit back to 0 ends it.
+        let mut j = lists.len();
+        loop {
+            if j == 0 {
+                return true;
+            }
+            j -= 1;
+            digit[j] += 1;
+            if digit[j] < lists[j].len() {
+                tuple[j] = lists[j][digit[j]];
+                break;
+            }
+            digit[j] = 0;
+            tuple[j] = lists[j][0];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tuple_tests {
+    use super::for_each_goal_tuple;
+
+    #[test]
+    fn every_tuple_once_last_fastest() {
+        let mut seen = Vec::new();
+        for_each_goal_tuple(&[vec![1, 2], vec![5, 6, 7]], |t| {
+            seen.push(t.to_vec());
+            true
+        });
+        let want: Vec<Vec<u32>> = [1, 2]
+            .iter()
+            .flat_map(|&a| [5, 6, 7].iter().map(move |&b| vec![a, b]))
+            .collect();
+        assert_eq!(seen, want);
+        assert!(for_each_goal_tuple(&[vec![1], vec![]], |_| panic!(
+            "no tuple"
+        )));
+        let mut n = 0;
+        assert!(!for_each_goal_tuple(&[vec![1, 2, 3]], |_| {
+            n += 1;
+            n < 2
+        }));
+        assert_eq!(n, 2);
+    }
+}

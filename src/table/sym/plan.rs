@@ -12,6 +12,7 @@
 use super::closed;
 use crate::puzzle::Puzzle;
 use crate::symmetry::SymmetryGroup;
+use crate::table::comp::goal::for_each_goal_tuple;
 use crate::table::comp::{spec_count, CompSpec, Component, MAX_COMPONENT_VALUES};
 use crate::table::plan::{ori_spec, set_specs_with, PlannedTable};
 
@@ -139,31 +140,16 @@ fn keeps_goals(
         let conj = super::Conjugator::new(puzzle, &g);
         let mut sc = conj.scratch(puzzle);
         let gl = &goals[at..at + g.len()];
-        let mut digit = vec![0usize; g.len()];
-        let (mut vals, mut out) = (vec![0u32; g.len()], vec![0u32; g.len()]);
         if gl.iter().any(|v| v.is_empty()) {
             return false;
         }
-        loop {
-            for (j, v) in vals.iter_mut().enumerate() {
-                *v = gl[j][digit[j]];
-            }
-            conj.conjugate(sym, &vals, &mut sc, &mut out);
-            if out.iter().zip(gl).any(|(v, g)| !g.contains(v)) {
-                return false;
-            }
-            let mut j = g.len();
-            while j > 0 {
-                j -= 1;
-                digit[j] += 1;
-                if digit[j] < gl[j].len() {
-                    break;
-                }
-                digit[j] = 0;
-            }
-            if digit.iter().all(|&d| d == 0) {
-                break;
-            }
+        let mut out = vec![0u32; g.len()];
+        let all = for_each_goal_tuple(gl, |vals| {
+            conj.conjugate(sym, vals, &mut sc, &mut out);
+            out.iter().zip(gl).all(|(v, g)| g.contains(v))
+        });
+        if !all {
+            return false;
         }
         at += g.len();
     }

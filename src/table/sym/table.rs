@@ -15,6 +15,7 @@ use super::classes::Classes;
 use super::split;
 use crate::progress::Progress;
 use crate::puzzle::{Metric, Puzzle};
+use crate::table::comp::goal::for_each_goal_tuple;
 use crate::table::comp::Component;
 use crate::table::prune::{move_costs, strides_of, Entries, Format, PruneTable, UNREACHED};
 use rayon::prelude::*;
@@ -247,37 +248,17 @@ fn bfs(
     let (ka, kb) = (major.len(), minor.len());
     progress.start(what, Some(len));
     // Every tuple of goal values is a source at depth 0.
-    if goals.iter().all(|g| !g.is_empty()) {
-        let mut digit = vec![0usize; ka + kb];
-        let (mut a, mut b) = (vec![0u32; ka], vec![0u32; kb]);
-        loop {
-            for j in 0..ka + kb {
-                let v = goals[j][digit[j]];
-                if j < ka {
-                    a[j] = v;
-                } else {
-                    b[j - ka] = v;
-                }
-            }
-            let (class, s) = space.classify(&a);
-            for (j, v) in b.iter_mut().enumerate() {
-                *v = conj[j][s * space.minor_sizes[j] as usize + *v as usize];
-            }
-            space.place(class, &b, 0);
-            let mut j = ka + kb;
-            while j > 0 {
-                j -= 1;
-                digit[j] += 1;
-                if digit[j] < goals[j].len() {
-                    break;
-                }
-                digit[j] = 0;
-            }
-            if digit.iter().all(|&d| d == 0) {
-                break;
-            }
+    let (mut a, mut b) = (vec![0u32; ka], vec![0u32; kb]);
+    for_each_goal_tuple(goals, |tuple| {
+        a.copy_from_slice(&tuple[..ka]);
+        b.copy_from_slice(&tuple[ka..]);
+        let (class, s) = space.classify(&a);
+        for (j, v) in b.iter_mut().enumerate() {
+            *v = conj[j][s * space.minor_sizes[j] as usize + *v as usize];
         }
-    }
+        space.place(class, &b, 0);
+        true
+    });
     let step = |d: u8, cost: u32| d.saturating_add(cost.min(255) as u8).min(UNREACHED - 1);
     let max_assigned = AtomicU64::new(0);
     let mut d = 0u8;

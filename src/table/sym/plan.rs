@@ -23,6 +23,12 @@ const MAX_CONJ_ENTRIES: u64 = 1 << 26;
 /// How many times the puzzle's positions a candidate's product may count.
 const MAX_OVERCOUNT: u64 = 16;
 
+/// The most entries a reduced table may have. Its breadth-first build runs over every
+/// entry layer by layer; beyond about a billion entries that takes many minutes on a
+/// small machine (Megaminx <R,U>'s edges × corners, 3.7 G entries, took over ten), which
+/// a solve of a few short scrambles never earns back.
+const MAX_REDUCED_ENTRIES: u64 = 1 << 30;
+
 /// A planned symmetry-reduced table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymPlan {
@@ -231,7 +237,7 @@ pub fn plan_sym(
                 raw,
                 minor_len,
             };
-            if plan.bytes(puzzle) <= budget {
+            if plan.estimate() <= MAX_REDUCED_ENTRIES && plan.bytes(puzzle) <= budget {
                 best = Some(plan);
             }
         }

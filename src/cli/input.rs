@@ -56,3 +56,19 @@ pub fn scrambles_and_bytes(
     let scrambles: Result<_, DefError> = parse_scrambles(&bytes, STDIN_NAME, puzzle);
     Ok((scrambles?, bytes))
 }
+
+/// Reads and parses a definition, showing its warnings: the first step of every
+/// command that works on one. Returns the puzzle, the file's bytes (they key the table
+/// cache and a shard's header) and the name errors and output use for the file.
+pub fn definition(
+    path: &Path,
+    bars: &super::progress::Bars,
+) -> anyhow::Result<(Puzzle, Vec<u8>, String)> {
+    let def_name = path.display().to_string();
+    let bytes = read_file(path)?;
+    let (puzzle, warnings) = ksolve::def::parse_puzzle(&bytes, &def_name)?;
+    for w in &warnings {
+        ksolve::progress::Progress::warn(bars, &w.to_string());
+    }
+    Ok((puzzle, bytes, def_name))
+}

@@ -11,7 +11,7 @@ use super::progress::Bars;
 use super::show::ColorWhen;
 use super::table_args::TableArgs;
 use super::{input, EXIT_ERROR, EXIT_OK};
-use ksolve::def::{format_state, parse_puzzle, read_file};
+use ksolve::def::format_state;
 use ksolve::play::{PlayError, Reply, Session, Setup};
 use ksolve::progress::Progress;
 use ksolve::puzzle::Puzzle;
@@ -149,12 +149,7 @@ impl View {
 
 pub fn run(args: PlayArgs) -> anyhow::Result<u8> {
     let bars = Bars::new(args.quiet);
-    let def_name = args.def.display().to_string();
-    let bytes = read_file(&args.def)?;
-    let (puzzle, warnings) = parse_puzzle(&bytes, &def_name)?;
-    for w in &warnings {
-        bars.warn(&w.to_string());
-    }
+    let (puzzle, bytes, def_name) = super::input::definition(&args.def, &bars)?;
     let scrambles = match &args.scrambles {
         Some(path) => input::scrambles(path, &puzzle)?,
         None => Vec::new(),

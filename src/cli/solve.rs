@@ -12,7 +12,7 @@ use super::table_args::TableArgs;
 use super::{input, summary};
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
-use ksolve::def::{format_state, parse_puzzle, read_file};
+use ksolve::def::format_state;
 use ksolve::gods::database::{self, Database};
 use ksolve::group::goal::{GoalGroups, GoalVerdict};
 use ksolve::group::{Group, Verdict};
@@ -140,12 +140,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     // Which shard of a batch, if any: refused before any work when the flags or the
     // scheduler's variables do not say.
     let shard = args.batch.selection()?;
-    let def_name = args.def.display().to_string();
-    let bytes = read_file(&args.def)?;
-    let (puzzle, warnings) = parse_puzzle(&bytes, &def_name)?;
-    for w in &warnings {
-        bars.warn(&w.to_string());
-    }
+    let (puzzle, bytes, _) = super::input::definition(&args.def, &bars)?;
     // The scramble file's bytes, kept for a shard's header.
     let mut scramble_bytes = Vec::new();
     let mut scrambles = match (&args.scrambles, &args.facelets) {

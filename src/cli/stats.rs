@@ -8,9 +8,7 @@ use super::output;
 use super::progress::Bars;
 use super::table_args::TableArgs;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
-use ksolve::def::{parse_puzzle, read_file};
 use ksolve::group::Group;
-use ksolve::progress::Progress;
 use ksolve::puzzle::{Metric, SolveSettings};
 use ksolve::rng::Rng;
 use ksolve::search::Solver;
@@ -95,12 +93,7 @@ struct StatsJson<'a> {
 
 pub fn run(args: StatsArgs) -> anyhow::Result<u8> {
     let bars = Bars::new(args.quiet);
-    let def_name = args.def.display().to_string();
-    let bytes = read_file(&args.def)?;
-    let (puzzle, warnings) = parse_puzzle(&bytes, &def_name)?;
-    for w in &warnings {
-        bars.warn(&w.to_string());
-    }
+    let (puzzle, bytes, def_name) = super::input::definition(&args.def, &bars)?;
     let (sampling, count) = match (args.random, args.walk, args.count) {
         (Some(n), _, _) => (Sampling::Uniform, n),
         (None, Some(len), Some(n)) => (Sampling::Walk(len), n),

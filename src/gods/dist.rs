@@ -23,8 +23,9 @@
 
 use super::checkpoint::{self, Layout};
 use super::index::{Cursor, Indexer};
+use super::run::move_table_limit;
 use super::table::PackedTable;
-use super::{check_memory, database, move_table_limit, GodError, GodOptions, MoveInfo};
+use super::{check_memory, database, GodError, GodOptions, MoveInfo};
 use crate::puzzle::Puzzle;
 use std::cell::RefCell;
 use std::collections::BTreeMap;

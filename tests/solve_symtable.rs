@@ -27,22 +27,28 @@ fn compare(p: &Puzzle, list: &[Scramble]) -> Vec<(Outcome, Outcome)> {
     let mut out = Vec::new();
     for s in list {
         let (start, ignore) = position(p, s);
-        let run = |solver: &mut Solver, no_symmetry: bool| {
+        let run = |solver: &mut Solver, no_symmetry: bool, no_probes: bool| {
             let options = SolveOptions {
                 no_symmetry,
-                no_probes: true,
+                no_probes,
                 ..SolveOptions::default()
             };
             solver
                 .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
                 .unwrap()
         };
-        let a = run(&mut solver, false);
-        let b = run(&mut solver, true);
+        let a = run(&mut solver, false, true);
+        let b = run(&mut solver, true, true);
         assert_eq!(a.status, b.status, "{}", s.name);
         assert_eq!(a.length, b.length, "{}", s.name);
         assert_eq!(a.solutions, b.solutions, "{}", s.name);
         assert!(!b.reduced);
+        // With probes: the reduced table is also looked up at conjugates it does not
+        // absorb, and the ordinary tables at theirs; still the same solutions.
+        let c = run(&mut solver, false, false);
+        assert_eq!(c.status, b.status, "{} with probes", s.name);
+        assert_eq!(c.length, b.length, "{} with probes", s.name);
+        assert_eq!(c.solutions, b.solutions, "{} with probes", s.name);
         out.push((a, b));
     }
     out

@@ -186,15 +186,23 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         check_goal(&puzzle, ignore, budget)?;
     }
     if args.verbose {
-        let report = ksolve::table::plan::plan_report(&puzzle, budget)?;
-        for line in super::verbose::plan_lines(&puzzle, &report, budget) {
+        let group = (!args.no_symmetry)
+            .then(|| ksolve::symmetry::SymmetryGroup::find(&puzzle).ok())
+            .flatten();
+        let share = match &group {
+            Some(g) => Some(ksolve::table::sym::cached::planned(&puzzle, g, budget)?),
+            None => None,
+        };
+        let ordinary = share.as_ref().map_or(budget, |s| s.ordinary);
+        let report = ksolve::table::plan::plan_report(&puzzle, ordinary)?;
+        for line in super::verbose::plan_lines(&puzzle, &report, ordinary) {
             eprintln!("{line}");
         }
-        if !args.no_symmetry {
-            if let Ok(group) = ksolve::symmetry::SymmetryGroup::find(&puzzle) {
-                let plan = ksolve::table::sym::cached::planned(&puzzle, &group, budget)?;
-                eprintln!("{}", super::verbose::sym_line(plan.as_ref()));
-            }
+        if let Some(share) = &share {
+            eprintln!(
+                "{}",
+                super::verbose::sym_line(share.plan.as_ref(), ordinary, budget)
+            );
         }
     }
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));

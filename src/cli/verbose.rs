@@ -52,14 +52,23 @@ pub fn plan_lines(puzzle: &Puzzle, report: &PlanReport, budget: u64) -> Vec<Stri
 /// The symmetry-reduced table the search adds in the memory the plan leaves: what it
 /// sees, by how many symmetries, its classes, entries and bytes (estimated before the
 /// classes are counted; the build's progress line gives the exact entries).
-pub fn sym_line(plan: Option<&SymPlan>) -> String {
+pub fn sym_line(plan: Option<&SymPlan>, ordinary: u64, budget: u64) -> String {
     let Some(p) = plan else {
         return "  no symmetry-reduced table (no symmetry to reduce by, or none fits and pays)"
             .into();
     };
     let e = p.estimate();
+    let share = if ordinary < budget {
+        format!(
+            " (it scores higher than the ordinary tables alone, so they were planned in {} of the {})",
+            human(ordinary),
+            human(budget)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "  reduced table {}: {} positions by {} symmetries ({} classes of {} values, {} entries each): about {} entries, {} at 4 bits, {} class table",
+        "  reduced table {}: {} positions by {} symmetries ({} classes of {} values, {} entries each): about {} entries, {} at 4 bits, {} class table{share}",
         p.name,
         p.positions(),
         p.syms.len(),

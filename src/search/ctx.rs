@@ -135,7 +135,12 @@ impl Ctx<'_> {
                 .sum();
             self.prune[*t].1.get(idx)
         });
-        let mut h = direct.chain(probed).max().unwrap_or(0);
+        let reduced_probes = self.sym.reduced.iter().map(|r| r.get(&self.sym.start));
+        let mut h = direct
+            .chain(probed)
+            .chain(reduced_probes)
+            .max()
+            .unwrap_or(0);
         if let Some(r) = &self.reduced {
             h = h.max(r.get(vals));
         }

@@ -323,6 +323,18 @@ impl<'p> Solver<'p> {
             };
             pos_ids.push((set, self.tables.component(puzzle, &spec, progress)?));
         }
+        // The symmetry-reduced table holds distances to the definition's goal under the
+        // definition's moves: not for a scramble file's goal, nor with guards. It is
+        // planned first, since it may take most of the budget from the ordinary tables.
+        let use_reduced = !options.no_symmetry && settings.goal.is_none() && !puzzle.has_guards();
+        if use_reduced {
+            let group = self
+                .symmetry
+                .get_or_insert_with(|| SymmetryGroup::find(puzzle).ok());
+            if let Some(g) = group {
+                self.tables.share(puzzle, g)?;
+            }
+        }
         let prune_comps: Vec<(Vec<CompId>, usize)> = self
             .tables
             .pruning(puzzle, settings.metric, goal, progress)?
@@ -330,9 +342,7 @@ impl<'p> Solver<'p> {
             .enumerate()
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
-        // The symmetry-reduced table holds distances to the definition's goal under the
-        // definition's moves: not for a scramble file's goal, nor with guards.
-        let reduced_ids = if options.no_symmetry || settings.goal.is_some() || puzzle.has_guards() {
+        let reduced_ids = if !use_reduced {
             None
         } else {
             let group = self
@@ -463,7 +473,21 @@ impl<'p> Solver<'p> {
                         .iter()
                         .map(|(ids, i)| (ids.clone(), pruning_all[*i].table.strides.clone()))
                         .collect();
-                    probe::choose(puzzle, g, tables, &prune, ignore, &limit_mask, start)
+                    let mut probes =
+                        probe::choose(puzzle, g, tables, &prune, ignore, &limit_mask, start);
+                    if let Some(t) = reduced.as_ref().and(tables.built_sym(settings.metric)) {
+                        probe::add_reduced(
+                            puzzle,
+                            g,
+                            tables,
+                            t,
+                            ignore,
+                            &limit_mask,
+                            start,
+                            &mut probes,
+                        );
+                    }
+                    probes
                 }
                 None => no_probes,
             }
@@ -550,7 +574,9 @@ impl<'p> Solver<'p> {
             length: None,
             solutions: Vec::new(),
             nodes: 0,
-            probes: ctx.sym.probes.len() + ctx.inverse.as_ref().map_or(0, |i| i.tables.len()),
+            probes: ctx.sym.probes.len()
+                + ctx.sym.reduced.len()
+                + ctx.inverse.as_ref().map_or(0, |i| i.tables.len()),
             reduced: ctx.reduced.is_some(),
         };
         let threads = options

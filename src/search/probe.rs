@@ -46,6 +46,11 @@ pub(super) struct SymProbes<'a> {
     pub probes: Vec<(usize, Vec<(usize, u64)>)>,
     /// The symmetries used, for reports: (table index, symmetry index).
     pub used: Vec<(usize, usize)>,
+    /// Lookups of the symmetry-reduced table at conjugates it does not absorb, read
+    /// through the slots above.
+    pub reduced: Vec<super::reduced::SymLookup<'a>>,
+    /// The symmetries of those lookups, for reports.
+    pub reduced_used: Vec<usize>,
 }
 
 /// What a component of a table sees of a set, read through a symmetry: the set it
@@ -117,6 +122,84 @@ fn keeps_masks(puzzle: &Puzzle, group: &SymmetryGroup, s: usize, ignore: &[Ignor
     })
 }
 
+/// The symmetries a search may probe with: those that carry every move onto a move
+/// counted by the same move limits and keep the scramble's ignore masks.
+fn eligible(
+    puzzle: &Puzzle,
+    group: &SymmetryGroup,
+    ignore: &[IgnoreMask],
+    limit_mask: &[u64],
+) -> Vec<usize> {
+    let elements = group.elements();
+    (1..elements.len())
+        .filter(|&s| {
+            let map = elements[s].move_map();
+            map.iter()
+                .enumerate()
+                .all(|(m, img)| limit_mask.get(img.index()) == limit_mask.get(m))
+                && keeps_masks(puzzle, group, s, ignore)
+        })
+        .collect()
+}
+
+/// Adds probes of the symmetry-reduced table `t` to `out`: one conjugate per coset of
+/// the table's subgroup `H` other than `H` itself. The table gives `S X S⁻¹` and
+/// `h S X S⁻¹ h⁻¹` (`h` in `H`) the same entry, so the symmetries `S·h` are one probe;
+/// on the 3x3x3 the flips are measured from one axis and the two other cosets measure
+/// them from the other two.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn add_reduced<'a>(
+    puzzle: &Puzzle,
+    group: &SymmetryGroup,
+    tables: &'a Tables,
+    t: &'a crate::table::sym::cached::SymPruning,
+    ignore: &[IgnoreMask],
+    limit_mask: &[u64],
+    start: &State,
+    out: &mut SymProbes<'a>,
+) {
+    let elements = group.elements();
+    let h = &t.plan.syms;
+    let coset = |s: usize| -> usize { h.iter().map(|&x| group.product(s, x)).min().unwrap_or(s) };
+    let own = coset(0);
+    let mut seen = vec![own];
+    for s in eligible(puzzle, group, ignore, limit_mask) {
+        let key = coset(s);
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let conj = elements[s].conjugate(start);
+        let map: Vec<u16> = (0..puzzle.moves.len())
+            .map(|m| elements[s].move_image(MoveId(m as u16)).0)
+            .collect();
+        let mut slots = Vec::new();
+        for &id in t.major.iter().chain(&t.minor) {
+            let c = tables.comp(id);
+            let Some(value) = c.value_of(&conj) else {
+                return;
+            };
+            slots.push((c.table.as_slice(), value.0));
+        }
+        let first = out.slots.len();
+        for (table, value) in slots {
+            out.slots.push(ProbeSlot {
+                table,
+                map: map.clone(),
+            });
+            out.start.push(value);
+        }
+        let na = t.major.len();
+        let all: Vec<usize> = (first..out.slots.len()).collect();
+        out.reduced.push(super::reduced::SymLookup::new(
+            &t.table,
+            &all[..na],
+            &all[na..],
+        ));
+        out.reduced_used.push(s);
+    }
+}
+
 /// Chooses the symmetry probes of one search. `prune` lists each table's components
 /// (in the order of the search's tables) and strides; `limit_mask[m]` the move limits
 /// move `m` counts against.
@@ -130,15 +213,7 @@ pub(super) fn choose<'a>(
     start: &State,
 ) -> SymProbes<'a> {
     let elements = group.elements();
-    let eligible: Vec<usize> = (1..elements.len())
-        .filter(|&s| {
-            let map = elements[s].move_map();
-            map.iter()
-                .enumerate()
-                .all(|(m, img)| limit_mask.get(img.index()) == limit_mask.get(m))
-                && keeps_masks(puzzle, group, s, ignore)
-        })
-        .collect();
+    let eligible = eligible(puzzle, group, ignore, limit_mask);
     let mut out = SymProbes::default();
     if eligible.is_empty() {
         return out;

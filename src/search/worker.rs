@@ -236,6 +236,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                     return false;
                 }
             }
+            for r in &ctx.sym.reduced {
+                if r.get(&next[..pw]) > left {
+                    return false;
+                }
+            }
         }
         if let Some(ip) = &ctx.inverse {
             let (cur, next) = self.full.split_at_mut(level + 1);

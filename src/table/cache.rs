@@ -15,7 +15,8 @@
 //! read the manifests (see [`super::inventory`]).
 
 use super::file::{
-    content_hash, open_regular, open_table, write_table, MappedTable, TableFileError,
+    content_hash, open_regular, open_table, write_table, write_table_parts, MappedTable,
+    TableFileError,
 };
 use super::temp;
 use crate::progress::Progress;
@@ -177,6 +178,24 @@ impl TableCache {
         load: impl FnOnce(Payload) -> Option<T>,
         build: impl FnOnce() -> (T, Vec<u8>),
     ) -> T {
+        self.load_or_build_parts(kind, name, params, progress, load, build, |_| &[])
+    }
+
+    /// [`Cache::load_or_build`] for a table whose stored payload is a short prefix (from
+    /// `build`, a whole number of 32-byte blocks) followed by bytes the table itself
+    /// holds (`tail`), written from where they lie: a table that takes most of the
+    /// memory budget is never copied to be saved.
+    #[allow(clippy::too_many_arguments)]
+    pub fn load_or_build_parts<T>(
+        &self,
+        kind: &str,
+        name: &str,
+        params: &[u8],
+        progress: &dyn Progress,
+        load: impl FnOnce(Payload) -> Option<T>,
+        build: impl FnOnce() -> (T, Vec<u8>),
+        tail: impl for<'a> FnOnce(&'a T) -> &'a [u8],
+    ) -> T {
         let key = self.key(params);
         let Some(path) = self.path(name, key) else {
             return build().0;
@@ -207,7 +226,13 @@ impl TableCache {
             Err(e) => progress.warn(&format!("{e}; rebuilding it")),
         }
         let (table, payload) = build();
-        match write_table(&path, kind, key, &payload) {
+        let rest = tail(&table);
+        let parts: &[&[u8]] = if rest.is_empty() {
+            &[&payload]
+        } else {
+            &[&payload, rest]
+        };
+        match write_table_parts(&path, kind, key, parts) {
             Ok(()) => self.record(&file_name),
             Err(e) => progress.warn(&format!("cannot cache a table: {e}")),
         }

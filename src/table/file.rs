@@ -71,6 +71,13 @@ impl Deref for MappedTable {
 /// words, so that checksumming a large table runs at memory speed. Not cryptographic;
 /// it guards against truncation, bit rot and stale files, not against forgery.
 pub fn content_hash(bytes: &[u8]) -> u64 {
+    content_hash_parts(&[bytes])
+}
+
+/// [`content_hash`] of the concatenation of `parts`, without concatenating them (a
+/// table's short prefix and its entries, which may be most of the memory budget).
+/// Every part but the last must be a whole number of 32-byte blocks.
+pub fn content_hash_parts(parts: &[&[u8]]) -> u64 {
     const P1: u64 = 0x9E37_79B1_85EB_CA87;
     const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
     const P3: u64 = 0x1656_67B1_9E37_79F9;
@@ -81,19 +88,24 @@ pub fn content_hash(bytes: &[u8]) -> u64 {
     };
     let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("8-byte chunk"));
     let mut lanes = [P1.wrapping_add(P2), P2, 0, P1.wrapping_neg()];
-    let mut blocks = bytes.chunks_exact(32);
-    for block in &mut blocks {
-        for (lane, c) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            *lane = round(*lane, word(c));
+    let total: usize = parts.iter().map(|p| p.len()).sum();
+    let mut rest: &[u8] = &[];
+    for (i, part) in parts.iter().enumerate() {
+        assert!(
+            i + 1 == parts.len() || part.len() % 32 == 0,
+            "only the last part may end inside a block"
+        );
+        let mut blocks = part.chunks_exact(32);
+        for block in &mut blocks {
+            for (lane, c) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+                *lane = round(*lane, word(c));
+            }
         }
+        rest = blocks.remainder();
     }
-    let mut h = lanes
-        .iter()
-        .enumerate()
-        .fold(bytes.len() as u64, |h, (i, &l)| {
-            h ^ l.rotate_left(7 * i as u32 + 1)
-        });
-    let rest = blocks.remainder();
+    let mut h = lanes.iter().enumerate().fold(total as u64, |h, (i, &l)| {
+        h ^ l.rotate_left(7 * i as u32 + 1)
+    });
     let mut words = rest.chunks_exact(8);
     for c in &mut words {
         h = round(h, word(c)) ^ P3;
@@ -117,6 +129,15 @@ pub fn encode_header(
     key: u64,
     payload: &[u8],
 ) -> Result<[u8; HEADER_LEN], TableFileError> {
+    encode_header_parts(kind, key, &[payload])
+}
+
+/// [`encode_header`] for a payload given in parts (see [`content_hash_parts`]).
+fn encode_header_parts(
+    kind: &str,
+    key: u64,
+    payload: &[&[u8]],
+) -> Result<[u8; HEADER_LEN], TableFileError> {
     if kind.len() > KIND_LEN {
         return Err(TableFileError::BadKind(kind.to_string()));
     }
@@ -126,8 +147,9 @@ pub fn encode_header(
     h[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
     h[16..16 + kind.len()].copy_from_slice(kind.as_bytes());
     h[32..40].copy_from_slice(&key.to_le_bytes());
-    h[40..48].copy_from_slice(&(payload.len() as u64).to_le_bytes());
-    h[48..56].copy_from_slice(&content_hash(payload).to_le_bytes());
+    let len: usize = payload.iter().map(|p| p.len()).sum();
+    h[40..48].copy_from_slice(&(len as u64).to_le_bytes());
+    h[48..56].copy_from_slice(&content_hash_parts(payload).to_le_bytes());
     let own = content_hash(&h[..56]);
     h[56..64].copy_from_slice(&own.to_le_bytes());
     Ok(h)
@@ -187,11 +209,22 @@ pub fn write_table(
     key: u64,
     payload: &[u8],
 ) -> Result<(), TableFileError> {
+    write_table_parts(path, kind, key, &[payload])
+}
+
+/// [`write_table`] of a payload given in parts (see [`content_hash_parts`]), so that a
+/// large table is written from where it lies instead of from a copy.
+pub fn write_table_parts(
+    path: &Path,
+    kind: &str,
+    key: u64,
+    payload: &[&[u8]],
+) -> Result<(), TableFileError> {
     let io = |source| TableFileError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let head = encode_header(kind, key, payload)?;
+    let head = encode_header_parts(kind, key, payload)?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = dir {
         fs::create_dir_all(dir).map_err(io)?;
@@ -217,7 +250,9 @@ pub fn write_table(
         .map_err(io)?;
     let result = (|| {
         f.write_all(&head)?;
-        f.write_all(payload)?;
+        for part in payload {
+            f.write_all(part)?;
+        }
         f.sync_all()?;
         fs::rename(&tmp, path)
     })();
@@ -360,6 +395,23 @@ mod tests {
 
     fn sample() -> Vec<u8> {
         (0..10_007u32).map(|i| (i * 7 % 251) as u8).collect()
+    }
+
+    #[test]
+    fn a_payload_in_parts_hashes_and_reads_as_one() {
+        let data = sample();
+        for cut in [0, 32, 64, 9_984] {
+            let (a, b) = data.split_at(cut);
+            assert_eq!(
+                content_hash_parts(&[a, b]),
+                content_hash(&data),
+                "cut {cut}"
+            );
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tbl");
+        write_table_parts(&path, "prune", 7, &[&data[..64], &data[64..]]).unwrap();
+        assert_eq!(&*open_table(&path, "prune", 7).unwrap(), &data[..]);
     }
 
     #[test]

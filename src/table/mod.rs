@@ -62,6 +62,8 @@ pub struct Tables {
     /// The symmetry-reduced table per metric, for the definition's goal (`None`: none
     /// is worth it); see [`sym`].
     sym: HashMap<Metric, Option<sym::cached::SymPruning>>,
+    /// How the budget is shared with the reduced table, once planned.
+    share: Option<sym::cached::Share>,
     /// Per metric, the additive family for the definition's goal (`None`: the puzzle
     /// admits none, or it does not fit), see [`additive`].
     additive: HashMap<Metric, Option<additive::Family>>,
@@ -92,6 +94,7 @@ impl Tables {
             index: HashMap::new(),
             pruning: HashMap::new(),
             sym: HashMap::new(),
+            share: None,
             additive: HashMap::new(),
         }
     }
@@ -200,7 +203,13 @@ impl Tables {
         let key = (metric, goal_id(goal));
         if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
-            let planned_all = plan::plan_report_with(puzzle, self.budget, goal.is_none())?.chosen;
+            // The definition's own tables share the budget with the reduced table when
+            // one was planned ([`Tables::share`]); a goal's tables have it all.
+            let budget = match (&self.share, goal) {
+                (Some(share), None) => share.ordinary,
+                _ => self.budget,
+            };
+            let planned_all = plan::plan_report_with(puzzle, budget, goal.is_none())?.chosen;
             // A build of more than a gigabyte is announced with its size, a rough time
             // and a quicker --memory, before anything is built.
             let to_build: Vec<&plan::PlannedTable> = planned_all

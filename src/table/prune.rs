@@ -45,13 +45,20 @@ impl Format {
 pub enum Entries {
     Owned(Vec<u8>),
     Mapped(Box<dyn std::ops::Deref<Target = [u8]> + Send + Sync>),
+    /// Built in place as 64-bit words (little-endian, so that their bytes are the
+    /// stored layout), of which the first `len` bytes are the entries.
+    Words {
+        words: Vec<u64>,
+        len: usize,
+    },
 }
 
 impl Entries {
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match self {
             Entries::Owned(v) => v,
             Entries::Mapped(m) => m,
+            Entries::Words { words, len } => &bytemuck::cast_slice(words)[..*len],
         }
     }
 }

@@ -24,31 +24,61 @@ pub struct SymPruning {
 /// The payload prefix of a cached reduced table: format, depth, classes.
 const PREFIX: usize = 64;
 
-/// The memory the ordinary plan leaves: the budget less its move tables and stored
-/// tables (the scratch of its largest build is free again once it is built).
-pub fn left_over(
-    puzzle: &Puzzle,
-    budget: u64,
-) -> Result<(u64, Vec<plan::PlannedTable>), CompError> {
-    let report = plan::plan_report(puzzle, budget)?;
-    let c = &report.candidates[report.best];
-    let scratch = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
-    Ok((budget.saturating_sub(c.bytes - scratch), report.chosen))
+/// How a budget is shared between the ordinary tables and a reduced table.
+#[derive(Clone, Debug)]
+pub struct Share {
+    /// The budget the ordinary tables are planned in.
+    pub ordinary: u64,
+    /// The reduced table, planned in what the ordinary tables leave.
+    pub plan: Option<SymPlan>,
 }
 
-/// The reduced table `solve` would add for `puzzle` under `budget`, if any.
-pub fn planned(
-    puzzle: &Puzzle,
-    group: &SymmetryGroup,
-    budget: u64,
-) -> Result<Option<SymPlan>, CompError> {
-    let (left, chosen) = left_over(puzzle, budget)?;
+/// The reduced table `solve` would add for `puzzle` under `budget`, if any, and the part
+/// of the budget the ordinary tables are planned in.
+///
+/// The ordinary tables are planned in the whole budget, a half, a quarter and an eighth
+/// of it, and each time the reduced table gets what they leave. The split with the best
+/// score wins (the ordinary plan's, plus the reduced table's log2 positions less one,
+/// the same measure): a reduced table that sees a hundred times more positions than the
+/// ordinary tables is worth most of the memory, while a small one is added to them.
+pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Share, CompError> {
     // The group's order bounds the positions the moves reach (exactly, with distinct
     // pieces); `None` (no bound) when the group cannot be built.
     let reachable = crate::group::Group::new(puzzle)
         .ok()
         .map(|g| g.order().to_u64().unwrap_or(u64::MAX));
-    Ok(plan_sym(puzzle, group, left, &chosen, reachable))
+    let mut best: Option<(f64, Share)> = None;
+    for shift in 0..4 {
+        let ordinary = budget >> shift;
+        let report = match plan::plan_report(puzzle, ordinary) {
+            Ok(r) => r,
+            // A smaller share that cannot hold the move tables the goal test needs
+            // is no candidate; the whole budget's failure is the caller's error.
+            Err(e) if shift == 0 => return Err(e),
+            Err(_) => break,
+        };
+        let c = &report.candidates[report.best];
+        // The scratch of the ordinary plan's largest build is free again once it is
+        // built, before the reduced table is.
+        let scratch = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
+        let left = budget.saturating_sub(c.bytes - scratch);
+        let plan = plan_sym(puzzle, group, left, &report.chosen, reachable);
+        let score = c.score
+            + plan
+                .as_ref()
+                .map_or(0.0, |p| (p.positions() as f64).log2() - 1.0);
+        // A smaller share must do clearly better to be taken.
+        if best.as_ref().is_none_or(|(b, _)| score > b + 0.5) {
+            best = Some((score, Share { ordinary, plan }));
+        }
+        if group.order() < 2 {
+            break;
+        }
+    }
+    Ok(best.map(|(_, s)| s).unwrap_or(Share {
+        ordinary: budget,
+        plan: None,
+    }))
 }
 
 impl Tables {
@@ -62,13 +92,23 @@ impl Tables {
         progress: &dyn Progress,
     ) -> Result<Option<&SymPruning>, CompError> {
         if !self.sym.contains_key(&metric) {
-            let built = match planned(puzzle, group, self.budget)? {
+            let built = match self.share(puzzle, group)?.plan {
                 Some(p) => Some(self.build_sym(puzzle, metric, group, p, progress)?),
                 None => None,
             };
             self.sym.insert(metric, built);
         }
         Ok(self.sym[&metric].as_ref())
+    }
+
+    /// How this budget is shared with a reduced table (planned once, then kept): call
+    /// before the definition's ordinary tables are built, so that they are planned in
+    /// their share.
+    pub fn share(&mut self, puzzle: &Puzzle, group: &SymmetryGroup) -> Result<Share, CompError> {
+        if self.share.is_none() {
+            self.share = Some(planned(puzzle, group, self.budget)?);
+        }
+        Ok(self.share.clone().expect("just planned"))
     }
 
     /// The reduced table already built for `metric`, if any.
@@ -162,7 +202,7 @@ impl Tables {
         );
         let mut classes = Some(classes);
         let mut conj = Some(conj);
-        let loaded = self.cache.load_or_build(
+        let loaded = self.cache.load_or_build_parts(
             "ksolve-symprune",
             &name,
             &params,
@@ -195,9 +235,9 @@ impl Tables {
                 payload[0] = (t.table.format == Format::Bytes) as u8;
                 payload[1] = t.table.max_depth;
                 payload[8..16].copy_from_slice(&t.table.len.to_le_bytes());
-                payload.extend_from_slice(t.table.raw());
                 ((Some(t), None), payload)
             },
+            |built| built.0.as_ref().map_or(&[], |t| t.table.raw()),
         );
         let table = match loaded {
             (Some(t), _) => t,

@@ -25,7 +25,9 @@
 //!   the piece (its class when an arrangement of the set is in the group, nothing
 //!   otherwise), and a sum rule survives (checked on a decoded value).
 
+pub mod build;
 pub mod cached;
+pub mod cells;
 pub mod classes;
 pub mod plan;
 pub mod table;

@@ -27,7 +27,7 @@ const MAX_OVERCOUNT: u64 = 16;
 /// entry layer by layer; beyond about a billion entries that takes many minutes on a
 /// small machine (Megaminx <R,U>'s edges × corners, 3.7 G entries, took over ten), which
 /// a solve of a few short scrambles never earns back.
-const MAX_REDUCED_ENTRIES: u64 = 1 << 30;
+const MAX_REDUCED_ENTRIES: u64 = 1 << 34;
 
 /// A planned symmetry-reduced table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,8 +56,8 @@ impl SymPlan {
         e.saturating_add(e / 100)
     }
 
-    /// Bytes the build needs at its peak: the class table, one byte per entry of
-    /// scratch and the stored table at two entries per byte, and the conjugation
+    /// Bytes the build needs at its peak: the class table, the stored table at two
+    /// entries per byte (built in place, see [`super::build`]), and the conjugation
     /// tables.
     pub fn bytes(&self, puzzle: &Puzzle) -> u64 {
         let conj: u64 = self
@@ -67,7 +67,7 @@ impl SymPlan {
             .sum();
         let e = self.estimate();
         (self.raw * 4 + self.raw / 8)
-            .saturating_add(e.saturating_add(e.div_ceil(2)))
+            .saturating_add(e.div_ceil(2))
             .saturating_add(conj)
     }
 }

@@ -33,6 +33,15 @@ pub(super) fn touched_by(puzzle: &Puzzle) -> Vec<Vec<u128>> {
         .collect()
 }
 
+/// The definition's symmetry group, found once per solver (`None` when it cannot be).
+pub(super) fn group_of<'s>(
+    slot: &'s mut Option<Option<crate::symmetry::SymmetryGroup>>,
+    puzzle: &Puzzle,
+) -> Option<&'s crate::symmetry::SymmetryGroup> {
+    slot.get_or_insert_with(|| crate::symmetry::SymmetryGroup::find(puzzle).ok())
+        .as_ref()
+}
+
 /// Everything one search needs, fixed for the scramble: read-only, shared by threads.
 pub(super) struct Ctx<'a> {
     pub(super) nm: usize,
@@ -155,6 +164,8 @@ impl Ctx<'_> {
                     .sum();
                 h = h.max(self.prune[*t].1.get(idx));
             }
+            let n = ip.reduced.as_ref().map_or(0, |r| r.0.len());
+            h = h.max(ip.reduced_bound(&inv, &mut vec![0; n], &mut scratch));
         }
         h
     }

@@ -22,6 +22,9 @@ pub(super) struct InverseProbe<'a> {
     /// Per probed table: its index among the search's tables and its components with
     /// their strides.
     pub tables: Vec<(usize, Vec<(&'a Component, u64)>)>,
+    /// The symmetry-reduced table, when there is one: its components (major, then
+    /// minor) ranked at the inverse into a row that its lookup reads at slots 0, 1, ...
+    pub reduced: Option<(Vec<&'a Component>, super::reduced::SymLookup<'a>)>,
 }
 
 impl<'a> InverseProbe<'a> {
@@ -36,6 +39,7 @@ impl<'a> InverseProbe<'a> {
         limit_mask: &[u64],
         cost: &[u32],
         prune: Vec<Vec<(&'a Component, u64)>>,
+        reduced: Option<(Vec<&'a Component>, super::reduced::SymLookup<'a>)>,
     ) -> Option<InverseProbe<'a>> {
         let distinct = puzzle.solved.sets.iter().all(|s| {
             let mut seen = vec![false; s.perm.len()];
@@ -77,7 +81,7 @@ impl<'a> InverseProbe<'a> {
                 })
             })
             .collect();
-        if tables.is_empty() {
+        if tables.is_empty() && reduced.is_none() {
             return None;
         }
         let home = puzzle
@@ -98,7 +102,21 @@ impl<'a> InverseProbe<'a> {
             home,
             effects: puzzle.moves.iter().map(|m| &m.effect).collect(),
             tables,
+            reduced,
         })
+    }
+
+    /// The reduced table's bound at the inverse position `inv`, with `row` (one value
+    /// per component of the table) and `scratch` for ranking.
+    #[inline]
+    pub fn reduced_bound(&self, inv: &State, row: &mut [u32], scratch: &mut [u16]) -> u32 {
+        let Some((comps, lookup)) = &self.reduced else {
+            return 0;
+        };
+        for (v, c) in row.iter_mut().zip(comps) {
+            *v = c.rank_state(inv, scratch);
+        }
+        lookup.get(row)
     }
 
     /// The puzzle's sets, for applying moves to whole positions.
@@ -136,7 +154,7 @@ mod tests {
                 p.solved.sets[0].perm = vec![2, 0, 1, 3, 4, 6, 5];
                 p.solved.sets[0].ori = vec![1, 0, 2, 0, 1, 0, 0];
             }
-            let probe = InverseProbe::new(&p, &[], &[], &vec![1; p.moves.len()], Vec::new());
+            let probe = InverseProbe::new(&p, &[], &[], &vec![1; p.moves.len()], Vec::new(), None);
             assert!(probe.is_none(), "no table to probe");
             let probe = InverseProbe {
                 sets: &p.sets,
@@ -150,6 +168,7 @@ mod tests {
                 },
                 effects: Vec::new(),
                 tables: Vec::new(),
+                reduced: None,
             };
             let mut out = p.solved.clone();
             for len in 0..12usize {

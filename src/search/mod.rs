@@ -327,13 +327,11 @@ impl<'p> Solver<'p> {
         // definition's moves: not for a scramble file's goal, nor with guards. It is
         // planned first, since it may take most of the budget from the ordinary tables.
         let use_reduced = !options.no_symmetry && settings.goal.is_none() && !puzzle.has_guards();
-        if use_reduced {
-            let group = self
-                .symmetry
-                .get_or_insert_with(|| SymmetryGroup::find(puzzle).ok());
-            if let Some(g) = group {
-                self.tables.share(puzzle, g)?;
-            }
+        if let Some(g) = use_reduced
+            .then(|| ctx::group_of(&mut self.symmetry, puzzle))
+            .flatten()
+        {
+            self.tables.share(puzzle, g)?;
         }
         let prune_comps: Vec<(Vec<CompId>, usize)> = self
             .tables
@@ -342,19 +340,15 @@ impl<'p> Solver<'p> {
             .enumerate()
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
-        let reduced_ids = if !use_reduced {
-            None
-        } else {
-            let group = self
-                .symmetry
-                .get_or_insert_with(|| SymmetryGroup::find(puzzle).ok());
-            match group {
-                Some(g) => self
-                    .tables
-                    .sym_pruning(puzzle, settings.metric, g, progress)?
-                    .map(|r| (r.major.clone(), r.minor.clone())),
-                None => None,
-            }
+        let group = use_reduced
+            .then(|| ctx::group_of(&mut self.symmetry, puzzle))
+            .flatten();
+        let reduced_ids = match group {
+            Some(g) => self
+                .tables
+                .sym_pruning(puzzle, settings.metric, g, progress)?
+                .map(|r| (r.major.clone(), r.minor.clone())),
+            None => None,
         };
         if puzzle.has_guards() {
             // The additive family holds distances to the definition's goal. One of
@@ -464,30 +458,15 @@ impl<'p> Solver<'p> {
         let sym = if options.no_symmetry || probes_off || puzzle.has_weights() {
             no_probes
         } else {
-            let group = self
-                .symmetry
-                .get_or_insert_with(|| SymmetryGroup::find(puzzle).ok());
-            match group {
+            match ctx::group_of(&mut self.symmetry, puzzle) {
                 Some(g) => {
                     let prune: Vec<(Vec<CompId>, Vec<u64>)> = prune_comps
                         .iter()
                         .map(|(ids, i)| (ids.clone(), pruning_all[*i].table.strides.clone()))
                         .collect();
-                    let mut probes =
-                        probe::choose(puzzle, g, tables, &prune, ignore, &limit_mask, start);
-                    if let Some(t) = reduced.as_ref().and(tables.built_sym(settings.metric)) {
-                        probe::add_reduced(
-                            puzzle,
-                            g,
-                            tables,
-                            t,
-                            ignore,
-                            &limit_mask,
-                            start,
-                            &mut probes,
-                        );
-                    }
-                    probes
+                    let sym_table = reduced.as_ref().and(tables.built_sym(settings.metric));
+                    let rules = (ignore, &limit_mask[..], start);
+                    probe::choose(puzzle, g, tables, &prune, rules, sym_table)
                 }
                 None => no_probes,
             }
@@ -505,7 +484,12 @@ impl<'p> Solver<'p> {
                         .collect()
                 })
                 .collect();
-            inverse::InverseProbe::new(puzzle, ignore, &limit_mask, &cost, prune)
+            // The reduced table's abstraction (a set seen whole, another's twists) is
+            // not one of its own inverses: the inverse position gives another bound.
+            let reduced_inverse = reduced_ids
+                .as_ref()
+                .and_then(|(a, b)| reduced::at_inverse(tables, settings.metric, a, b));
+            inverse::InverseProbe::new(puzzle, ignore, &limit_mask, &cost, prune, reduced_inverse)
         };
         let ctx = Ctx {
             nm,
@@ -576,7 +560,10 @@ impl<'p> Solver<'p> {
             nodes: 0,
             probes: ctx.sym.probes.len()
                 + ctx.sym.reduced.len()
-                + ctx.inverse.as_ref().map_or(0, |i| i.tables.len()),
+                + ctx
+                    .inverse
+                    .as_ref()
+                    .map_or(0, |i| i.tables.len() + i.reduced.is_some() as usize),
             reduced: ctx.reduced.is_some(),
         };
         let threads = options

@@ -148,7 +148,7 @@ fn eligible(
 /// on the 3x3x3 the flips are measured from one axis and the two other cosets measure
 /// them from the other two.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn add_reduced<'a>(
+fn add_reduced<'a>(
     puzzle: &Puzzle,
     group: &SymmetryGroup,
     tables: &'a Tables,
@@ -204,6 +204,24 @@ pub(super) fn add_reduced<'a>(
 /// (in the order of the search's tables) and strides; `limit_mask[m]` the move limits
 /// move `m` counts against.
 pub(super) fn choose<'a>(
+    puzzle: &Puzzle,
+    group: &SymmetryGroup,
+    tables: &'a Tables,
+    prune: &[(Vec<CompId>, Vec<u64>)],
+    (ignore, limit_mask, start): (&[IgnoreMask], &[u64], &State),
+    reduced: Option<&'a crate::table::sym::cached::SymPruning>,
+) -> SymProbes<'a> {
+    let mut out = choose_ordinary(puzzle, group, tables, prune, ignore, limit_mask, start);
+    if let Some(t) = reduced {
+        add_reduced(
+            puzzle, group, tables, t, ignore, limit_mask, start, &mut out,
+        );
+    }
+    out
+}
+
+/// The probes of the ordinary tables.
+fn choose_ordinary<'a>(
     puzzle: &Puzzle,
     group: &SymmetryGroup,
     tables: &'a Tables,

@@ -8,9 +8,12 @@
 //! admissible under whatever the scramble restricts (move limits, blocks, `?` within
 //! the definition's `Ignore`), like any ordinary table's.
 
+use crate::puzzle::Metric;
+use crate::table::comp::Component;
 use crate::table::prune::PruneTable;
 use crate::table::sym::classes::Classes;
 use crate::table::sym::table::SymTable;
+use crate::table::{CompId, Tables};
 
 /// The reduced table of one search, read through the search's slots.
 pub(super) struct SymLookup<'a> {
@@ -44,6 +47,15 @@ impl<'a> SymLookup<'a> {
     /// The bound for a node whose slot values are `row`.
     #[inline]
     pub fn get(&self, row: &[u32]) -> u32 {
+        self.table.get(self.index(row))
+    }
+
+    /// The entry a node whose slot values are `row` reads. Apart from [`Self::get`] so
+    /// that a search can find the entries of all of a node's children first and read
+    /// them after: the reads of the entries (misses, in a table of gigabytes) then
+    /// overlap instead of each waiting behind its class-table read.
+    #[inline]
+    pub fn index(&self, row: &[u32]) -> u64 {
         let raw: u64 = self.major.iter().map(|&(s, st)| row[s] as u64 * st).sum();
         let (class, sym) = self.classes.of(raw);
         let m: u64 = self
@@ -51,6 +63,22 @@ impl<'a> SymLookup<'a> {
             .iter()
             .map(|&(s, st, conj, n)| conj[sym * n + row[s] as usize] as u64 * st)
             .sum();
-        self.table.get(class as u64 * self.minor_len + m)
+        class as u64 * self.minor_len + m
     }
+}
+
+/// The reduced table's lookup for the inverse probe ([`super::inverse`]): its
+/// components (major `a`, then minor `b`) in the order they are ranked into a row, and a
+/// lookup that reads that row at slots 0, 1, ...
+pub(super) fn at_inverse<'a>(
+    tables: &'a Tables,
+    metric: Metric,
+    a: &[CompId],
+    b: &[CompId],
+) -> Option<(Vec<&'a Component>, SymLookup<'a>)> {
+    let t = tables.built_sym(metric)?;
+    let comps: Vec<&Component> = a.iter().chain(b).map(|&id| tables.comp(id)).collect();
+    let slots: Vec<usize> = (0..comps.len()).collect();
+    let lookup = SymLookup::new(&t.table, &slots[..a.len()], &slots[a.len()..]);
+    Some((comps, lookup))
 }

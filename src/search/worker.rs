@@ -34,13 +34,19 @@ struct Worker<'c, 'a, 'e> {
     kstate: Vec<u32>,
     kleft: Vec<u32>,
     h: Vec<u32>,
-    /// Values of the probe slots ([`super::probe`]) at each level of the path.
+    /// The reduced table's entries for the children, found before they are read.
+    kidx: Vec<u64>,
+    /// Values of the probe slots ([`super::probe`]) at each level of the path, and of
+    /// each child's (`nm` rows per level, like `kids`).
     pvals: Vec<u32>,
+    kprobe: Vec<u32>,
     /// The whole position at each level of the path, its inverse and ranking scratch:
     /// kept only when the inverse is probed.
     full: Vec<crate::puzzle::State>,
     inv: crate::puzzle::State,
     scratch: Vec<u16>,
+    /// The reduced table's component values at the inverse.
+    rrow: Vec<u32>,
     path: Vec<u16>,
     /// Per move of the path, the number of free moves (cost 0) the path ends with.
     runs: Vec<u32>,
@@ -81,6 +87,8 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             kstate: vec![0; (levels + 1) * ctx.nm],
             kleft: vec![0; (levels + 1) * ctx.nm],
             h: vec![0; ctx.nm],
+            kidx: vec![0; ctx.nm],
+            kprobe: vec![0u32; (levels + 1) * ctx.nm * ctx.sym.slots.len()],
             pvals: {
                 let pw = ctx.sym.slots.len();
                 let mut v = vec![0u32; (levels + 1) * pw];
@@ -92,6 +100,13 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 None => Vec::new(),
             },
             inv: ctx.start_state.clone(),
+            rrow: vec![
+                0;
+                ctx.inverse
+                    .as_ref()
+                    .and_then(|i| i.reduced.as_ref())
+                    .map_or(0, |r| r.0.len())
+            ],
             scratch: vec![
                 0;
                 ctx.start_state
@@ -216,11 +231,10 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         Some((left, to))
     }
 
-    /// Advances the probe slots (and the whole position, when the inverse is probed)
-    /// from the node at `level` by move `m` into the next row, and whether every probe
-    /// still lets the child reach the goal with `left`.
-    #[inline]
-    fn probes_allow(&mut self, level: usize, m: usize, left: u32) -> bool {
+    /// Advances the probe slots and the whole position (when the inverse is probed)
+    /// from the node at `level` by move `m` into the next row: for the moves of a
+    /// prefix, which is searched whatever the probes say.
+    fn advance_probes(&mut self, level: usize, m: usize) {
         let ctx = self.ctx;
         let pw = ctx.sym.slots.len();
         if pw > 0 {
@@ -230,33 +244,93 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             for ((n, &c), slot) in next[..pw].iter_mut().zip(cur).zip(&ctx.sym.slots) {
                 *n = slot.table[c as usize * nm + slot.map[m] as usize];
             }
-            for (t, pairs) in &ctx.sym.probes {
-                let idx: u64 = pairs.iter().map(|&(s, st)| next[s] as u64 * st).sum();
-                if ctx.prune[*t].1.get(idx) > left {
-                    return false;
-                }
-            }
-            for r in &ctx.sym.reduced {
-                if r.get(&next[..pw]) > left {
-                    return false;
-                }
-            }
         }
-        if let Some(ip) = &ctx.inverse {
+        self.advance_full(level, m);
+    }
+
+    /// The whole position after move `m` from the node at `level`, when the inverse is
+    /// probed.
+    #[inline]
+    fn advance_full(&mut self, level: usize, m: usize) {
+        if let Some(ip) = &self.ctx.inverse {
             let (cur, next) = self.full.split_at_mut(level + 1);
             cur[level].then_into(ip.effects[m], ip.sets(), &mut next[0]);
-            ip.invert_into(&next[0], &mut self.inv);
-            for (t, comps) in &ip.tables {
-                let mut idx = 0u64;
-                for &(c, stride) in comps {
-                    idx += c.rank_state(&self.inv, &mut self.scratch) as u64 * stride;
-                }
-                if ctx.prune[*t].1.get(idx) > left {
-                    return false;
-                }
+        }
+    }
+
+    /// Whether the inverse probes (if any) let the child at `level + 1`, whose whole
+    /// position is in place, reach the goal with `left`.
+    #[inline]
+    fn inverse_allows(&mut self, level: usize, left: u32) -> bool {
+        let ctx = self.ctx;
+        let Some(ip) = &ctx.inverse else {
+            return true;
+        };
+        ip.invert_into(&self.full[level + 1], &mut self.inv);
+        for (t, comps) in &ip.tables {
+            let mut idx = 0u64;
+            for &(c, stride) in comps {
+                idx += c.rank_state(&self.inv, &mut self.scratch) as u64 * stride;
+            }
+            if ctx.prune[*t].1.get(idx) > left {
+                return false;
             }
         }
-        true
+        ip.reduced_bound(&self.inv, &mut self.rrow, &mut self.scratch) <= left
+    }
+
+    /// The symmetry probes of the first `alive` children (from row `kbase`), over all of
+    /// them a table at a time like the ordinary bound, so that their cache misses
+    /// overlap; a child with nothing left is decided by the goal test alone. Returns how
+    /// many children are kept (their probe rows move with them).
+    fn probe_children(&mut self, level: usize, kbase: usize, mut alive: usize) -> usize {
+        let ctx = self.ctx;
+        let pw = ctx.sym.slots.len();
+        if pw == 0 || alive == 0 {
+            return alive;
+        }
+        let nm = ctx.nm;
+        let cur = &self.pvals[level * pw..(level + 1) * pw];
+        for i in 0..alive {
+            let m = self.kmove[kbase + i] as usize;
+            let row = &mut self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
+            for ((r, &c), slot) in row.iter_mut().zip(cur).zip(&ctx.sym.slots) {
+                *r = slot.table[c as usize * nm + slot.map[m] as usize];
+            }
+        }
+        for (t, pairs) in &ctx.sym.probes {
+            if alive == 0 {
+                return 0;
+            }
+            for i in 0..alive {
+                let row = &self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
+                let idx: u64 = pairs.iter().map(|&(s, st)| row[s] as u64 * st).sum();
+                self.h[i] = if self.kleft[kbase + i] == 0 {
+                    0
+                } else {
+                    ctx.prune[*t].1.get(idx)
+                };
+            }
+            alive = self.keep_bounded(kbase, alive);
+        }
+        for r in &ctx.sym.reduced {
+            if alive == 0 {
+                return 0;
+            }
+            for i in 0..alive {
+                let row = &self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
+                self.kidx[i] = r.index(row);
+            }
+            for i in 0..alive {
+                self.h[i] = if self.kleft[kbase + i] == 0 {
+                    0
+                } else {
+                    r.table.get(self.kidx[i])
+                };
+            }
+            alive = self.keep_bounded(kbase, alive);
+        }
+        alive
     }
 
     fn limits_allow(&self, mut mask: u64) -> bool {
@@ -342,6 +416,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                     if self.ctx.guards.is_some() {
                         self.kkey[kbase + kept] = self.kkey[kbase + i];
                     }
+                    let pw = self.ctx.sym.slots.len();
+                    if pw > 0 {
+                        let (a, b) = ((kbase + kept) * pw, (kbase + i) * pw);
+                        self.kprobe.copy_within(b..b + pw, a);
+                    }
                 }
                 kept += 1;
             }
@@ -412,19 +491,29 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         }
         if let Some(r) = &ctx.reduced {
             for i in 0..alive {
-                self.h[i] = r.get(&self.kids[(kbase + i) * w..(kbase + i + 1) * w]);
+                self.kidx[i] = r.index(&self.kids[(kbase + i) * w..(kbase + i + 1) * w]);
+            }
+            for i in 0..alive {
+                self.h[i] = r.table.get(self.kidx[i]);
             }
             alive = self.keep_bounded(kbase, alive);
         }
+        // The probes cost more than the ordinary bound, so they only look at the
+        // children it let through.
+        alive = self.probe_children(level, kbase, alive);
+        let pw = ctx.sym.slots.len();
         for i in 0..alive {
             let k = kbase + i;
             let next = (level + 1) * w;
             self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
             let m = self.kmove[k] as usize;
-            // The probes cost more than the ordinary bound, so they only look at the
-            // children it let through; a child with nothing left is decided by the goal
-            // test alone.
-            if self.kleft[k] > 0 && !self.probes_allow(level, m, self.kleft[k]) {
+            if pw > 0 {
+                let next = (level + 1) * pw;
+                self.pvals[next..next + pw].copy_from_slice(&self.kprobe[k * pw..(k + 1) * pw]);
+            }
+            self.advance_full(level, m);
+            // A child with nothing left is decided by the goal test alone.
+            if self.kleft[k] > 0 && !self.inverse_allows(level, self.kleft[k]) {
                 continue;
             }
             if ctx.guards.is_some() {
@@ -518,7 +607,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             self.advance(level, m as usize);
             // The prefix passed the probes' bounds or not, it is searched either way; only
             // the slots' values matter here.
-            self.probes_allow(level, m as usize, u32::MAX);
+            self.advance_probes(level, m as usize);
             self.push(m as usize);
             spent += self.ctx.cost[m as usize];
             state = self.ctx.canon.step(state, m as usize);

@@ -67,6 +67,59 @@ impl Deref for MappedTable {
     }
 }
 
+/// A private copy of a large table's bytes in anonymous memory that asks for huge
+/// pages (Linux `MADV_HUGEPAGE`, honoured where transparent huge pages are allowed on
+/// request). Lookups in a table of gigabytes are random; with 4 KiB pages nearly every
+/// one also misses the processor's address-translation cache, with 2 MiB pages few do.
+pub struct HugeCopy {
+    map: Mmap,
+    len: usize,
+}
+
+impl Deref for HugeCopy {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.map[..self.len]
+    }
+}
+
+/// Tables at least this large are copied into huge pages when loaded ([`huge_copy`]).
+pub const HUGE_COPY_FROM: usize = 64 << 20;
+
+/// Copies `bytes` into a [`HugeCopy`]; `None` when anonymous memory cannot be mapped
+/// (the caller keeps the file mapping then).
+pub fn huge_copy(bytes: &[u8]) -> Option<HugeCopy> {
+    use rayon::prelude::*;
+    let mut map = memmap2::MmapOptions::new()
+        .len(bytes.len().max(1))
+        .map_anon()
+        .ok()?;
+    // Only a hint: without it (or elsewhere) the copy works with ordinary pages.
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    map.par_chunks_mut(1 << 21)
+        .zip(bytes.par_chunks(1 << 21))
+        .for_each(|(to, from)| to.copy_from_slice(from));
+    Some(HugeCopy {
+        map: map.make_read_only().ok()?,
+        len: bytes.len(),
+    })
+}
+
+/// The bytes of a loaded table's entries: a [`HugeCopy`] when they are large, else the
+/// mapping of the file itself.
+pub fn entries_from<T>(payload: T) -> Box<dyn Deref<Target = [u8]> + Send + Sync>
+where
+    T: Deref<Target = [u8]> + Send + Sync + 'static,
+{
+    if payload.len() >= HUGE_COPY_FROM {
+        if let Some(copy) = huge_copy(&payload) {
+            return Box::new(copy);
+        }
+    }
+    Box::new(payload)
+}
+
 /// A stable 64-bit hash of `bytes`: four independent multiply-rotate lanes over 8-byte
 /// words, so that checksumming a large table runs at memory speed. Not cryptographic;
 /// it guards against truncation, bit rot and stale files, not against forgery.

@@ -321,7 +321,7 @@ impl Tables {
                     _ => return None,
                 };
                 let max_depth = head[1];
-                let entries = Entries::Mapped(Box::new(payload.skip(PRUNE_PREFIX)));
+                let entries = Entries::Mapped(file::entries_from(payload.skip(PRUNE_PREFIX)));
                 PruneTable::from_entries(metric, sizes.clone(), format, max_depth, entries)
             },
             || {

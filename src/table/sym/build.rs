@@ -395,10 +395,23 @@ const WARM_AT: u64 = 32;
 /// Why a build stopped short.
 pub struct TooDeep;
 
-/// Builds the table in `format` by breadth-first search from every goal tuple
-/// (`goals[j]`: component `j`'s values, major components first). Depths above the
-/// format's largest value are stored as that value when `clip`, else the build stops
-/// with [`TooDeep`]. Returns the entries and the largest depth stored.
+/// How a build stores its entries.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub format: Format,
+    /// Store depths above the format's largest value as that value, instead of
+    /// stopping with [`TooDeep`].
+    pub clip: bool,
+    /// A table of at least this many entries may settle its last layers: once the
+    /// frontier, grown by the last layer's ratio, would cover twice what is left, every
+    /// entry left gets the next depth (exact for most of them, one too low for the few
+    /// deeper ones: still a lower bound) and the two most expensive passes are skipped.
+    pub settle_from: u64,
+}
+
+/// Builds the table by breadth-first search from every goal tuple (`goals[j]`:
+/// component `j`'s values, major components first), stored as `layout` says. Returns
+/// the entries and the largest depth stored.
 #[allow(clippy::too_many_arguments)]
 pub fn bfs(
     puzzle: &Puzzle,
@@ -408,11 +421,15 @@ pub fn bfs(
     conj: &[Vec<u32>],
     goals: &[Vec<u32>],
     metric: Metric,
-    format: Format,
-    clip: bool,
+    layout: Layout,
     what: &str,
     progress: &dyn Progress,
 ) -> Result<(Cells, u8), TooDeep> {
+    let Layout {
+        format,
+        clip,
+        settle_from,
+    } = layout;
     let nm = puzzle.moves.len();
     let costs = move_costs(puzzle, metric);
     let unit = costs.iter().all(|&c| c == 1);
@@ -455,6 +472,7 @@ pub fn bfs(
     let mut max_assigned = 0u8;
     let mut deepest = 0u8;
     let mut d = 0u8;
+    let mut before = 0u64;
     loop {
         let at_d = space.cells.count(d);
         progress.inc(at_d);
@@ -465,6 +483,14 @@ pub fn bfs(
         if (at_d == 0 || left == 0) && d >= max_assigned {
             break;
         }
+        let grown = at_d as u128 * at_d as u128 / before.max(1) as u128;
+        if unit && len >= settle_from && before > 0 && d < cap && grown >= 2 * left as u128 {
+            space.cells.fill_unset(d + 1);
+            progress.inc(left);
+            deepest = d + 1;
+            break;
+        }
+        before = at_d;
         if d == cap {
             if left == 0 {
                 break;

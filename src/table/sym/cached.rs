@@ -214,7 +214,7 @@ impl Tables {
                     1 => Format::Bytes,
                     _ => return None,
                 };
-                let entries = Entries::Mapped(Box::new(payload.skip(PREFIX)));
+                let entries = Entries::Mapped(file::entries_from(payload.skip(PREFIX)));
                 PruneTable::from_entries(metric, table_sizes.clone(), format, head[1], entries)
                     .map(|t| (None, Some(t)))
             },

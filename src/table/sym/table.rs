@@ -19,6 +19,12 @@ use crate::table::comp::Component;
 use crate::table::prune::{strides_of, Entries, Format, PruneTable};
 use rayon::prelude::*;
 
+/// Tables of this many entries or more settle their last layers
+/// ([`build::Layout::settle_from`]): on the 3x3x3's corners × flips (11.3 G entries)
+/// that skips two passes of about two minutes together, and leaves 4% of the entries
+/// one below their depth. Smaller tables are exact.
+pub const SETTLE_FROM: u64 = 1 << 31;
+
 /// A built symmetry-reduced table with what its lookups need.
 pub struct SymTable {
     pub classes: Classes,
@@ -126,9 +132,15 @@ impl SymTable {
         let minor_sizes: Vec<u64> = minor.iter().map(|c| c.count as u64).collect();
         let minor_strides = strides_of(&minor_sizes);
         let minor_len: u64 = minor_sizes.iter().product();
+        let len = classes.count() * minor_sizes.iter().product::<u64>();
         let run = |format, clip| {
+            let layout = build::Layout {
+                format,
+                clip,
+                settle_from: SETTLE_FROM,
+            };
             build::bfs(
-                puzzle, &classes, major, minor, &conj, goals, metric, format, clip, what, progress,
+                puzzle, &classes, major, minor, &conj, goals, metric, layout, what, progress,
             )
         };
         // Nibbles first; a table deeper than 14 is built again in bytes when the
@@ -141,11 +153,12 @@ impl SymTable {
                     .unwrap_or_else(|_| unreachable!("a clipped build always finishes")),
             ),
         };
-        let len = cells.stored_len();
+        let stored = cells.stored_len();
         let data = Entries::Words {
             words: cells.into_words(),
-            len,
+            len: stored,
         };
+        debug_assert_eq!(data.bytes().len() as u64, format.bytes(len));
         let mut sizes = vec![classes.count()];
         sizes.extend(&minor_sizes);
         let table = PruneTable::from_entries(metric, sizes, format, max_depth, data)

@@ -167,3 +167,59 @@ fn subgroups_of_shipped_puzzles() {
     assert_eq!(subgroup(&p, &g, std::slice::from_ref(&eo), &[]).len(), 16);
     assert_eq!(subgroup(&p, &g, &c, &[eo]).len(), 16);
 }
+
+/// A table that settles its last layers ([`super::build::Layout::settle_from`]) agrees
+/// with the exact build below the settled depth and holds that depth for every deeper
+/// entry: never above the true distance.
+#[test]
+fn a_settled_table_is_exact_below_its_last_layer_and_a_lower_bound_in_it() {
+    use super::build::{bfs, Layout};
+    use crate::table::prune::Format;
+    let p = shipped("2x2x2.def");
+    let g = SymmetryGroup::find(&p).unwrap();
+    let major = whole_set(&p, 0);
+    let syms = subgroup(&p, &g, &major, &[]);
+    let a: Vec<Component> = major.iter().map(|s| built(&p, s)).collect();
+    let ar: Vec<&Component> = a.iter().collect();
+    let sizes: Vec<u64> = a.iter().map(|c| c.count as u64).collect();
+    let classes = Classes::build(&p, &g, &syms, &Conjugator::new(&p, &ar), &sizes).unwrap();
+    let goals: Vec<Vec<u32>> = ar
+        .iter()
+        .map(|c| c.goal_values(&p, p.ignore.get(c.spec.set)))
+        .collect();
+    let run = |settle_from| {
+        let layout = Layout {
+            format: Format::Nibbles,
+            clip: true,
+            settle_from,
+        };
+        let r = bfs(
+            &p,
+            &classes,
+            &ar,
+            &[],
+            &[],
+            &goals,
+            Metric::Htm,
+            layout,
+            "t",
+            &Silent,
+        );
+        r.unwrap_or_else(|_| unreachable!("clipped"))
+    };
+    let (exact, exact_depth) = run(u64::MAX);
+    let (settled, depth) = run(0);
+    assert_eq!(exact_depth, 11, "the 2x2x2's God's number");
+    assert!(depth < exact_depth, "the last layers were settled");
+    let mut deeper = 0;
+    for i in 0..classes.count() {
+        let (e, s) = (exact.get(i), settled.get(i));
+        if e < depth {
+            assert_eq!(s, e, "entry {i}");
+        } else {
+            assert_eq!(s, depth, "entry {i} (exact {e})");
+            deeper += (e > depth) as u32;
+        }
+    }
+    assert!(deeper > 0, "some entries are deeper than the settled depth");
+}

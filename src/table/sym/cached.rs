@@ -6,7 +6,7 @@ use super::classes::Classes;
 use super::plan::{plan_sym, SymPlan};
 use super::table::{minor_conj, SymTable};
 use super::Conjugator;
-use crate::progress::{format_count, Progress};
+use crate::progress::{format_bytes, format_count, format_duration, Progress};
 use crate::puzzle::{Metric, Puzzle};
 use crate::symmetry::SymmetryGroup;
 use crate::table::comp::{CompError, Component};
@@ -20,6 +20,13 @@ pub struct SymPruning {
     pub table: SymTable,
     pub plan: SymPlan,
 }
+
+/// Reduced tables of this many entries or more are announced before they are built.
+const NOTICE_FROM: u64 = 1 << 30;
+
+/// Entries a reduced table's build settles per second per thread, measured on the
+/// 3x3x3's corners × flips (11.3 G entries in 63 s on two threads, BENCHMARKS.md).
+const BUILD_RATE: u64 = 90_000_000;
 
 /// The payload prefix of a cached reduced table: format, depth, classes.
 const PREFIX: usize = 64;
@@ -200,6 +207,17 @@ impl Tables {
             p.syms.len(),
             format_count(nclasses * p.minor_len)
         );
+        let entries = nclasses * p.minor_len;
+        if entries >= NOTICE_FROM && !self.cached(&name, &params) {
+            let threads = rayon::current_num_threads().max(1) as u64;
+            let secs = entries / (BUILD_RATE * threads) + 1;
+            progress.note(&format!(
+                "building a symmetry-reduced table of {} entries ({}), roughly {} on {threads} thread(s)",
+                format_count(entries),
+                format_bytes(entries.div_ceil(2)),
+                format_duration(std::time::Duration::from_secs(secs)),
+            ));
+        }
         let mut classes = Some(classes);
         let mut conj = Some(conj);
         let loaded = self.cache.load_or_build_parts(

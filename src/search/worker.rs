@@ -318,8 +318,10 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 return 0;
             }
             for i in 0..alive {
-                let row = &self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
-                self.kidx[i] = r.index(row);
+                if self.kleft[kbase + i] > 0 {
+                    let row = &self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
+                    self.kidx[i] = r.index(row);
+                }
             }
             for i in 0..alive {
                 self.h[i] = if self.kleft[kbase + i] == 0 {

@@ -462,32 +462,18 @@ impl super::Tables {
                     .join(" "),
                 crate::progress::format_count(len)
             );
-            let table = self.cache.load_or_build(
+            let table = self.cache.load_or_build_parts(
                 "ksolve-prune",
                 &name,
                 &params,
                 progress,
-                |payload| {
-                    let head = payload.all().get(..super::PRUNE_PREFIX)?;
-                    let format = match head[0] {
-                        0 => super::prune::Format::Nibbles,
-                        1 => super::prune::Format::Bytes,
-                        _ => return None,
-                    };
-                    let max_depth = head[1];
-                    let entries =
-                        super::prune::Entries::Mapped(Box::new(payload.skip(super::PRUNE_PREFIX)));
-                    PruneTable::from_entries(metric, vec![len], format, max_depth, entries)
-                },
+                |payload| super::prune_from_payload(payload, metric, vec![len]),
                 || {
                     let t = build_group(puzzle, &plan.shape, group, metric, &what, progress);
-                    let mut payload = vec![0u8; super::PRUNE_PREFIX];
-                    payload[0] = (t.format == super::prune::Format::Bytes) as u8;
-                    payload[1] = t.max_depth;
-                    payload[8..16].copy_from_slice(&t.len.to_le_bytes());
-                    payload.extend_from_slice(t.raw());
-                    (t, payload)
+                    let prefix = super::prune_prefix(&t);
+                    (t, prefix)
                 },
+                |t| t.raw(),
             );
             built.push(table);
         }

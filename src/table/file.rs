@@ -84,11 +84,11 @@ impl Deref for HugeCopy {
 }
 
 /// Tables at least this large are copied into huge pages when loaded ([`huge_copy`]).
-pub const HUGE_COPY_FROM: usize = 64 << 20;
+const HUGE_COPY_FROM: usize = 64 << 20;
 
 /// Copies `bytes` into a [`HugeCopy`]; `None` when anonymous memory cannot be mapped
 /// (the caller keeps the file mapping then).
-pub fn huge_copy(bytes: &[u8]) -> Option<HugeCopy> {
+fn huge_copy(bytes: &[u8]) -> Option<HugeCopy> {
     use rayon::prelude::*;
     let mut map = memmap2::MmapOptions::new()
         .len(bytes.len().max(1))

@@ -82,6 +82,36 @@ fn prune_name(planned: &plan::PlannedTable, metric: Metric) -> String {
 /// The payload prefix of a cached pruning table: format, depth and length.
 const PRUNE_PREFIX: usize = 64;
 
+/// The stored prefix of a pruning table's payload (format, largest depth, entries;
+/// [`PRUNE_PREFIX`] bytes), which its entries follow (written from where they lie,
+/// see [`cache::TableCache::load_or_build_parts`]).
+pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
+    let mut payload = vec![0u8; PRUNE_PREFIX];
+    payload[0] = (t.format == Format::Bytes) as u8;
+    payload[1] = t.max_depth;
+    payload[8..16].copy_from_slice(&t.len.to_le_bytes());
+    payload
+}
+
+/// A pruning table of value counts `sizes` from a stored payload ([`prune_prefix`],
+/// then the entries, copied into huge pages when large); `None` when the prefix does
+/// not describe such a table.
+pub(crate) fn prune_from_payload(
+    payload: cache::Payload,
+    metric: Metric,
+    sizes: Vec<u64>,
+) -> Option<PruneTable> {
+    let head = payload.all().get(..PRUNE_PREFIX)?;
+    let format = match head[0] {
+        0 => Format::Nibbles,
+        1 => Format::Bytes,
+        _ => return None,
+    };
+    let max_depth = head[1];
+    let entries = Entries::Mapped(file::entries_from(payload.skip(PRUNE_PREFIX)));
+    PruneTable::from_entries(metric, sizes, format, max_depth, entries)
+}
+
 impl Tables {
     /// An empty set of tables, caching through `cache`, with `budget` bytes for
     /// pruning tables.
@@ -308,22 +338,12 @@ impl Tables {
         let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
         let allow_bytes = planned.len <= self.budget / 8;
         let (name, params) = self.prune_id(planned, metric, goal);
-        self.cache.load_or_build(
+        self.cache.load_or_build_parts(
             "ksolve-prune",
             &name,
             &params,
             progress,
-            |payload| {
-                let head = payload.all().get(..PRUNE_PREFIX)?;
-                let format = match head[0] {
-                    0 => Format::Nibbles,
-                    1 => Format::Bytes,
-                    _ => return None,
-                };
-                let max_depth = head[1];
-                let entries = Entries::Mapped(file::entries_from(payload.skip(PRUNE_PREFIX)));
-                PruneTable::from_entries(metric, sizes.clone(), format, max_depth, entries)
-            },
+            |payload| prune_from_payload(payload, metric, sizes.clone()),
             || {
                 // Every goal position is a source; each frees what the definition's
                 // Ignore allows, as the solved state does, so that the table is
@@ -347,13 +367,10 @@ impl Tables {
                 };
                 let t =
                     PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, what, progress);
-                let mut payload = vec![0u8; PRUNE_PREFIX];
-                payload[0] = (t.format == Format::Bytes) as u8;
-                payload[1] = t.max_depth;
-                payload[8..16].copy_from_slice(&t.len.to_le_bytes());
-                payload.extend_from_slice(t.raw());
-                (t, payload)
+                let prefix = prune_prefix(&t);
+                (t, prefix)
             },
+            |t| t.raw(),
         )
     }
 }

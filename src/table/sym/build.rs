@@ -165,7 +165,7 @@ impl Space<'_> {
 
     /// [`Space::forward`] with one minor component, move by move through
     /// [`Space::rows`].
-    fn forward_rows(&self, start: u64, pass: &Pass, sc: &mut Scratch) -> u8 {
+    fn forward_rows(&self, pass: &Pass, sc: &mut Scratch) -> u8 {
         let Pass {
             d,
             costs,
@@ -173,11 +173,6 @@ impl Space<'_> {
             region,
         } = *pass;
         let n = self.minor_len as usize;
-        let end = start + self.minor_len;
-        sc.list.clear();
-        let list = &mut sc.list;
-        self.cells
-            .for_each_equal(start, end, d, |i| list.push((i - start) as u32));
         let mut deepest = 0u8;
         for (m, &(c2, s, stab)) in sc.targets.iter().enumerate() {
             let nd = d as u32 + costs[m];
@@ -208,12 +203,6 @@ impl Space<'_> {
     fn backward_rows(&self, class: usize, d: u8, own_stab: u32, sc: &mut Scratch) {
         let n = self.minor_len as usize;
         let start = class as u64 * self.minor_len;
-        let end = start + self.minor_len;
-        let unset = self.cells.unset();
-        sc.list.clear();
-        let list = &mut sc.list;
-        self.cells
-            .for_each_equal(start, end, unset, |i| list.push((i - start) as u32));
         let Scratch {
             targets,
             list,
@@ -248,9 +237,24 @@ impl Space<'_> {
         }
     }
 
-    /// Loads the blocks of a class's move targets into cache together.
-    fn warm_targets(&self, targets: &[(u32, usize, u32)]) {
-        for &(c2, _, _) in targets {
+    /// Lists in `list` the minor indices of `class`'s entries equal to `v`.
+    fn list_equal(&self, class: usize, v: u8, list: &mut Vec<u32>) {
+        let start = class as u64 * self.minor_len;
+        list.clear();
+        self.cells
+            .for_each_equal(start, start + self.minor_len, v, |i| {
+                list.push((i - start) as u32)
+            });
+    }
+
+    /// Loads the blocks of a class's move targets within `region` into cache together,
+    /// when `entries` of the class will reach them (below [`WARM_AT`] scattered
+    /// lookups touch fewer lines than a block has).
+    fn warm_targets(&self, targets: &[(u32, usize, u32)], region: (u32, u32), entries: usize) {
+        if (entries as u64) < WARM_AT {
+            return;
+        }
+        for &(c2, _, _) in targets.iter().filter(|t| region.0 <= t.0 && t.0 < region.1) {
             let start = c2 as u64 * self.minor_len;
             self.cells.warm(start, start + self.minor_len);
         }
@@ -287,10 +291,8 @@ impl Space<'_> {
             cap,
             region,
         } = *pass;
-        let start = class as u64 * self.minor_len;
-        let end = start + self.minor_len;
-        let n = self.cells.count_equal(start, end, d);
-        if n == 0 {
+        self.list_equal(class, d, &mut sc.list);
+        if sc.list.is_empty() {
             return 0;
         }
         self.targets(class, sc);
@@ -298,19 +300,20 @@ impl Space<'_> {
         if !sc.targets.iter().any(|t| mine(t.0)) {
             return 0;
         }
-        if n >= WARM_AT {
-            for &(c2, _, _) in sc.targets.iter().filter(|t| mine(t.0)) {
-                let start = c2 as u64 * self.minor_len;
-                self.cells.warm(start, start + self.minor_len);
-            }
-        }
+        self.warm_targets(&sc.targets, region, sc.list.len());
         if !self.rows.is_empty() {
-            return self.forward_rows(start, pass, sc);
+            return self.forward_rows(pass, sc);
         }
         let mut deepest = 0u8;
-        let Scratch { b, b2, targets, .. } = sc;
-        self.cells.for_each_equal(start, end, d, |i| {
-            self.minor_values(i - start, b);
+        let Scratch {
+            b,
+            b2,
+            targets,
+            list,
+            ..
+        } = sc;
+        for &v in list.iter() {
+            self.minor_values(v as u64, b);
             for (m, &(c2, s, stab)) in targets.iter().enumerate() {
                 let nd = d as u32 + costs[m];
                 if nd > cap as u32 || !mine(c2) {
@@ -321,41 +324,42 @@ impl Space<'_> {
                     deepest = deepest.max(nd as u8);
                 }
             }
-        });
+        }
         deepest
     }
 
     /// Sets every unset entry of `class` with a neighbour at `d` to `d + 1` (unit
     /// costs only).
     fn backward(&self, class: usize, d: u8, sc: &mut Scratch) {
-        let start = class as u64 * self.minor_len;
-        let end = start + self.minor_len;
-        let unset = self.cells.unset();
-        let n = self.cells.count_equal(start, end, unset);
-        if n == 0 {
+        self.list_equal(class, self.cells.unset(), &mut sc.list);
+        if sc.list.is_empty() {
             return;
         }
         self.targets(class, sc);
-        if n >= WARM_AT {
-            self.warm_targets(&sc.targets);
-        }
+        self.warm_targets(&sc.targets, (0, u32::MAX), sc.list.len());
         let own_stab = self.classes.stab[class];
         if !self.rows.is_empty() {
             return self.backward_rows(class, d, own_stab, sc);
         }
-        let Scratch { b, b2, targets, .. } = sc;
-        self.cells.for_each_equal(start, end, unset, |i| {
-            self.minor_values(i - start, b);
+        let Scratch {
+            b,
+            b2,
+            targets,
+            list,
+            ..
+        } = sc;
+        for &v in list.iter() {
+            self.minor_values(v as u64, b);
             for (m, &(c2, s, _)) in targets.iter().enumerate() {
                 let idx = self.step_minor(b, m, s, b2);
                 if self.cells.get(c2 as u64 * self.minor_len + idx) == d {
                     // Another thread may write the word this block shares with the
                     // next class's: a locked write.
-                    self.place(class as u32, own_stab, b, i - start, d + 1, false);
+                    self.place(class as u32, own_stab, b, v as u64, d + 1, false);
                     break;
                 }
             }
-        });
+        }
     }
 }
 

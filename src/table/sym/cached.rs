@@ -10,7 +10,6 @@ use crate::progress::{format_bytes, format_count, format_duration, Progress};
 use crate::puzzle::{Metric, Puzzle};
 use crate::symmetry::SymmetryGroup;
 use crate::table::comp::{CompError, Component};
-use crate::table::prune::{Entries, Format, PruneTable};
 use crate::table::{file, plan, CompId, Tables, CONTENTS_VERSION};
 
 /// A built symmetry-reduced table with the components it reads.
@@ -27,9 +26,6 @@ const NOTICE_FROM: u64 = 1 << 30;
 /// Entries a reduced table's build settles per second per thread, measured on the
 /// 3x3x3's corners × flips (11.3 G entries in 63 s on two threads, BENCHMARKS.md).
 const BUILD_RATE: u64 = 90_000_000;
-
-/// The payload prefix of a cached reduced table: format, depth, classes.
-const PREFIX: usize = 64;
 
 /// How a budget is shared between the ordinary tables and a reduced table.
 #[derive(Clone, Debug)]
@@ -78,7 +74,8 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
         if best.as_ref().is_none_or(|(b, _)| score > b + 0.5) {
             best = Some((score, Share { ordinary, plan }));
         }
-        if group.order() < 2 {
+        // Without a reduced table to gain, a smaller share only loses.
+        if !super::plan::applies(puzzle, group) {
             break;
         }
     }
@@ -226,14 +223,7 @@ impl Tables {
             &params,
             progress,
             |payload| {
-                let head: [u8; 2] = payload.all().get(..PREFIX)?[..2].try_into().ok()?;
-                let format = match head[0] {
-                    0 => Format::Nibbles,
-                    1 => Format::Bytes,
-                    _ => return None,
-                };
-                let entries = Entries::Mapped(file::entries_from(payload.skip(PREFIX)));
-                PruneTable::from_entries(metric, table_sizes.clone(), format, head[1], entries)
+                crate::table::prune_from_payload(payload, metric, table_sizes.clone())
                     .map(|t| (None, Some(t)))
             },
             || {
@@ -249,11 +239,8 @@ impl Tables {
                     &what,
                     progress,
                 );
-                let mut payload = vec![0u8; PREFIX];
-                payload[0] = (t.table.format == Format::Bytes) as u8;
-                payload[1] = t.table.max_depth;
-                payload[8..16].copy_from_slice(&t.table.len.to_le_bytes());
-                ((Some(t), None), payload)
+                let prefix = crate::table::prune_prefix(&t.table);
+                ((Some(t), None), prefix)
             },
             |built| built.0.as_ref().map_or(&[], |t| t.table.raw()),
         );

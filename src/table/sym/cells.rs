@@ -119,14 +119,6 @@ impl Cells {
         !y & self.low
     }
 
-    /// How many entries in `start..end` equal `v`.
-    #[inline]
-    pub fn count_equal(&self, start: u64, end: u64, v: u8) -> u64 {
-        let mut n = 0;
-        self.for_each_equal(start, end, v, |_| n += 1);
-        n
-    }
-
     /// Reads one word of every cache line of entries `start..end`, all at once, so that
     /// the lines load in parallel instead of one miss at a time as scattered lookups
     /// reach them.
@@ -143,21 +135,6 @@ impl Cells {
         }
         x ^= self.words[b as usize].load(Relaxed);
         std::hint::black_box(x)
-    }
-
-    /// Whether any entry in `start..end` equals `v`.
-    #[inline]
-    pub fn any_equal(&self, start: u64, end: u64, v: u8) -> bool {
-        let mut found = false;
-        let per = self.per();
-        let mut w = start >> self.per_log;
-        while !found && start < end && w <= (end - 1) >> self.per_log {
-            self.for_each_equal(start.max(w * per), end.min((w + 1) * per), v, |_| {
-                found = true
-            });
-            w += 1;
-        }
-        found
     }
 
     /// Calls `f` with the index of every entry in `start..end` equal to `v`.
@@ -256,7 +233,6 @@ mod tests {
                     cells.for_each_equal(start, end, v, |i| got.push(i));
                     let want: Vec<u64> = (start..end).filter(|&i| plain[i as usize] == v).collect();
                     assert_eq!(got, want, "{format:?} {v} in {start}..{end}");
-                    assert_eq!(cells.any_equal(start, end, v), !want.is_empty());
                 }
             }
             cells.fill_unset(unset - 1);

@@ -173,6 +173,12 @@ fn whole(puzzle: &Puzzle, set: usize) -> Option<Vec<CompSpec>> {
     (!comps.is_empty()).then_some(comps)
 }
 
+/// Whether a reduced table can be planned at all: a symmetry to reduce by, moves whose
+/// inverses are moves of the same cost, and point permutations closed under products.
+pub fn applies(puzzle: &Puzzle, group: &SymmetryGroup) -> bool {
+    group.order() >= 2 && invertible(puzzle) && group.points_closed()
+}
+
 /// The reduced table to add to `chosen` within `budget` bytes (what the ordinary plan
 /// leaves), if one is worth it.
 pub fn plan_sym(
@@ -183,7 +189,7 @@ pub fn plan_sym(
     reachable: Option<u64>,
 ) -> Option<SymPlan> {
     let most = reachable.map_or(u64::MAX, |r| r.saturating_mul(MAX_OVERCOUNT));
-    if group.order() < 2 || !invertible(puzzle) || !group.points_closed() {
+    if !applies(puzzle, group) {
         return None;
     }
     let largest = chosen.iter().map(|t| t.len).max().unwrap_or(0);

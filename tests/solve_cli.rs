@@ -119,5 +119,19 @@ fn verbose_explains_the_tables_and_the_probes() {
     assert!(err.contains("  * components up to "), "{err}");
     assert!(err.contains("table CORNERS.po: 3674160 entries"), "{err}");
     assert!(err.contains("two: ") && err.contains(" nodes, "), "{err}");
-    assert!(String::from_utf8(out.stdout).unwrap().contains("  U' R'\n"));
+    assert!(
+        err.contains("two: bound checks in use: CORNERS.po"),
+        "{err}"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("  U' R'\n"));
+    // Every check on every node: the same output.
+    let all = ksolve(&[
+        "solve".as_ref(),
+        def.as_os_str(),
+        scr.as_os_str(),
+        "--all-checks".as_ref(),
+    ]);
+    assert_eq!(all.status.code(), Some(0));
+    assert_eq!(String::from_utf8(all.stdout).unwrap(), stdout);
 }

@@ -23,28 +23,62 @@ fn shipped(name: &str) -> String {
 /// Solves every scramble with and without probes (one solver, so tables are built once)
 /// and returns the outcomes side by side after checking they agree.
 fn compare(p: &Puzzle, list: &[Scramble], budget: u64) -> Vec<(Outcome, Outcome)> {
+    compare_adapted(p, list, budget).0
+}
+
+/// [`compare`], also returning the outcomes of the runs whose checks were chosen from
+/// samples of every node.
+fn compare_adapted(
+    p: &Puzzle,
+    list: &[Scramble],
+    budget: u64,
+) -> (Vec<(Outcome, Outcome)>, Vec<Outcome>) {
     let mut solver = Solver::new(p, Tables::new(TableCache::in_memory(), budget));
     let mut out = Vec::new();
+    let mut adapted = Vec::new();
     for s in list {
         let (start, ignore) = position(p, s);
-        let run = |solver: &mut Solver, no_probes: bool| {
-            let options = SolveOptions {
-                no_probes,
-                ..SolveOptions::default()
-            };
+        let run = |solver: &mut Solver, options: SolveOptions| {
             solver
                 .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
                 .unwrap()
         };
-        let a = run(&mut solver, false);
-        let b = run(&mut solver, true);
+        let a = run(&mut solver, SolveOptions::default());
+        let b = run(
+            &mut solver,
+            SolveOptions {
+                no_probes: true,
+                ..SolveOptions::default()
+            },
+        );
         assert_eq!(a.status, b.status, "{}", s.name);
         assert_eq!(a.length, b.length, "{}", s.name);
         assert_eq!(a.solutions, b.solutions, "{}", s.name);
         assert_eq!(b.probes, 0);
+        // The checks chosen from samples (here every node is sampled, so that these
+        // small searches adapt) and every check on every node: the same solutions.
+        for options in [
+            SolveOptions {
+                check_sampling: Some((1, 64)),
+                ..SolveOptions::default()
+            },
+            SolveOptions {
+                all_checks: true,
+                ..SolveOptions::default()
+            },
+        ] {
+            let c = run(&mut solver, options);
+            assert_eq!(c.length, b.length, "{} {options:?}", s.name);
+            assert_eq!(c.solutions, b.solutions, "{} {options:?}", s.name);
+            if options.all_checks {
+                assert!(c.checks.iter().all(|u| u.used && u.cuts.is_none()));
+            } else {
+                adapted.push(c);
+            }
+        }
         out.push((a, b));
     }
-    out
+    (out, adapted)
 }
 
 /// Self-symmetric and ordinary 3x3x3 positions, with every optimal solution: the probes
@@ -74,7 +108,16 @@ F R U R' U' F'
 End
 ";
     let list = scrambles(&p, text);
-    let results = compare(&p, &list, 160 << 20);
+    let (results, adapted) = compare_adapted(&p, &list, 160 << 20);
+    // Sampled, the searches leave some checks out (the symmetry probes of six-edge
+    // tables mostly cut what the tables already cut).
+    assert!(
+        adapted
+            .iter()
+            .any(|o| o.checks.iter().any(|c| c.cuts.is_some() && !c.used)),
+        "{:?}",
+        adapted.iter().map(|o| &o.checks).collect::<Vec<_>>()
+    );
     let probed: u64 = results.iter().map(|(a, _)| a.nodes).sum();
     let plain: u64 = results.iter().map(|(_, b)| b.nodes).sum();
     assert!(results.iter().all(|(a, _)| a.probes > 0));

@@ -49,6 +49,18 @@ fn compare(p: &Puzzle, list: &[Scramble]) -> Vec<(Outcome, Outcome)> {
         assert_eq!(c.status, b.status, "{} with probes", s.name);
         assert_eq!(c.length, b.length, "{} with probes", s.name);
         assert_eq!(c.solutions, b.solutions, "{} with probes", s.name);
+        // With the checks chosen from a sample of every node, so that these small
+        // searches adapt: which of the tables, probes and inverse lookups are made, and
+        // in what order, never changes a solution.
+        let options = SolveOptions {
+            check_sampling: Some((1, 64)),
+            ..SolveOptions::default()
+        };
+        let d = solver
+            .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
+            .unwrap();
+        assert_eq!(d.length, b.length, "{} adapted", s.name);
+        assert_eq!(d.solutions, b.solutions, "{} adapted", s.name);
         out.push((a, b));
     }
     out

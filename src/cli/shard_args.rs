@@ -82,8 +82,8 @@ pub fn start(
 /// The options given that change what `solve` prints, as command-line words in a fixed
 /// order, so that shards of one batch agree on them whatever order they were typed in.
 /// Options that change only speed (--threads, --memory, --tables) are left out: shards
-/// may run on machines of different sizes. --no-probes and --no-symmetry are in, since
-/// they change the nodes the JSON objects count.
+/// may run on machines of different sizes. --no-probes, --no-symmetry and --all-checks
+/// are in, since they change the nodes the JSON objects count.
 fn output_options(args: &SolveArgs) -> Vec<String> {
     let o = &args.overrides;
     let mut out = Vec::new();
@@ -129,6 +129,9 @@ fn output_options(args: &SolveArgs) -> Vec<String> {
     }
     if args.no_symmetry {
         push("--no-symmetry", None);
+    }
+    if args.all_checks {
+        push("--all-checks", None);
     }
     out
 }

@@ -99,6 +99,11 @@ pub struct SolveArgs {
     /// positions): the same solutions, usually more nodes. For comparisons.
     #[arg(long)]
     pub no_probes: bool,
+    /// Make every bound check (each table, at the position, its conjugates and its
+    /// inverse) on every node, instead of the checks that pay on a sample of the
+    /// search: the same solutions, more time. For comparisons.
+    #[arg(long)]
+    pub all_checks: bool,
     /// Search with N threads (1 or more; default: one per core). The output is the same
     /// for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -108,8 +113,8 @@ pub struct SolveArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// Explain the choice of pruning tables under --memory (each plan weighed, the
-    /// chosen tables with their entries and bytes) and, per scramble, the number of
-    /// extra table lookups (probes) per node, on stderr.
+    /// chosen tables with their entries and bytes) and, per scramble, the nodes and the
+    /// bound checks the search made (and those it left out), on stderr.
     #[arg(long, short)]
     pub verbose: bool,
 }
@@ -212,6 +217,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         threads: args.threads.map(|n| n as usize),
         no_symmetry: args.no_symmetry,
         no_probes: args.no_probes,
+        all_checks: args.all_checks,
         ..SolveOptions::default()
     };
     // The group answers which positions are reachable and draws uniform random ones.
@@ -439,6 +445,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 nodes: 0,
                 probes: 0,
                 reduced: false,
+                checks: Vec::new(),
             }
         } else {
             match by_database(db.as_ref(), &puzzle, &start, &ignore, scramble, &bars)? {
@@ -465,9 +472,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         if args.verbose {
             eprintln!(
-                "{}: {} nodes, {} extra table lookup(s) per node the ordinary bound lets through",
+                "{}: {} nodes, {} extra table lookup(s) available per node",
                 scramble.name, outcome.nodes, outcome.probes
             );
+            if let Some(line) = super::verbose::checks_line(&outcome.checks) {
+                eprintln!("{}: {line}", scramble.name);
+            }
         }
         let status = match outcome.status {
             Status::Solved => "solved",

@@ -45,6 +45,7 @@ mod tests {
             nodes: 0,
             probes: 0,
             reduced: false,
+            checks: Vec::new(),
         }
     }
 

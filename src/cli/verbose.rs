@@ -3,6 +3,7 @@
 
 use ksolve::memory::human;
 use ksolve::puzzle::Puzzle;
+use ksolve::search::CheckUse;
 use ksolve::table::plan::PlanReport;
 use ksolve::table::sym::plan::SymPlan;
 
@@ -79,4 +80,30 @@ pub fn sym_line(plan: Option<&SymPlan>, ordinary: u64, budget: u64) -> String {
         human(e.div_ceil(2)),
         human(p.raw * 4)
     )
+}
+
+/// What the search's bound checks did, for `solve -v`: the checks in use in their order,
+/// then those left out, each with the share of sampled children it cuts by itself;
+/// `None` when there are no checks (no pruning table).
+pub fn checks_line(checks: &[CheckUse]) -> Option<String> {
+    if checks.is_empty() {
+        return None;
+    }
+    let show = |c: &CheckUse| match c.cuts {
+        Some(f) => format!("{} ({:.1}%)", c.name, 100.0 * f),
+        None => c.name.clone(),
+    };
+    let used: Vec<String> = checks.iter().filter(|c| c.used).map(show).collect();
+    let left: Vec<String> = checks.iter().filter(|c| !c.used).map(show).collect();
+    let mut line = format!("bound checks in use: {}", used.join(", "));
+    if !left.is_empty() {
+        line += &format!(
+            "; left out, as cutting too little for their cost: {}",
+            left.join(", ")
+        );
+    }
+    if checks.iter().any(|c| c.cuts.is_some()) {
+        line += " (share of sampled children each cuts alone)";
+    }
+    Some(line)
 }

@@ -541,6 +541,7 @@ pub fn solve_scramble(
             nodes,
             probes: 0,
             reduced: false,
+            checks: Vec::new(),
         }
     };
     // Stepping down costs microseconds, so a solution longer than MaxDepth is found and

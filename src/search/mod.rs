@@ -22,7 +22,9 @@
 //!   component values, advanced through move tables.
 
 pub mod canon;
+mod checks;
 mod ctx;
+mod deepen;
 mod guarded;
 mod inverse;
 pub mod ordered;
@@ -33,10 +35,10 @@ mod worker;
 mod zero;
 
 use canon::Canon;
+pub use checks::{CheckUse, MIN_SAMPLES, SAMPLE_EVERY};
 use ctx::{touched_by, with_free, Ctx};
 use guarded::Guards;
 use ordered::Buffering;
-use worker::search_bound;
 
 use crate::progress::Progress;
 use crate::puzzle::{
@@ -62,6 +64,10 @@ pub struct SolveOptions {
     /// No extra lookups of the pruning tables at all (symmetric or inverse positions),
     /// for comparisons: solutions are the same, only the node count changes.
     pub no_probes: bool,
+    /// Make every bound check on every child instead of choosing them from samples of
+    /// the search ([`checks`]), for comparisons: the same solutions, only the nodes and
+    /// the time change.
+    pub all_checks: bool,
     /// Threads to search with (default: rayon's pool size). Output is the same for any
     /// number.
     pub threads: Option<usize>,
@@ -71,6 +77,11 @@ pub struct SolveOptions {
     /// for tests that check the search itself against brute force.
     #[doc(hidden)]
     pub no_exact_table: bool,
+    /// How the bound checks are sampled: one node in how many, and how many sampled
+    /// children change the plan (default: [`checks::SAMPLE_EVERY`],
+    /// [`checks::MIN_SAMPLES`]); for tests that need small searches to adapt.
+    #[doc(hidden)]
+    pub check_sampling: Option<(u64, u64)>,
 }
 
 /// How a search ended.
@@ -99,6 +110,9 @@ pub struct Outcome {
     pub probes: usize,
     /// Whether the symmetry-reduced table ([`crate::table::sym`]) bounded the search.
     pub reduced: bool,
+    /// Every check of a child's bound the search could make, whether the last depth
+    /// searched made it and what it cut in the sample ([`checks`]).
+    pub checks: Vec<CheckUse>,
 }
 
 /// Why solving failed.
@@ -250,6 +264,7 @@ impl<'p> Solver<'p> {
             nodes: 0,
             probes: 0,
             reduced: false,
+            checks: Vec::new(),
         };
         // The positions that count as solved, each with what it leaves free: the
         // definition's `Solved` with the scramble's `?` marks, or every position of the
@@ -552,8 +567,7 @@ impl<'p> Solver<'p> {
         if h0 >= INFINITE {
             return Ok(unreachable);
         }
-        let cap = options.count.unwrap_or(usize::MAX);
-        let mut outcome = Outcome {
+        let outcome = Outcome {
             status: Status::MaxDepth,
             length: None,
             solutions: Vec::new(),
@@ -565,45 +579,32 @@ impl<'p> Solver<'p> {
                     .as_ref()
                     .map_or(0, |i| i.tables.len() + i.reduced.is_some() as usize),
             reduced: ctx.reduced.is_some(),
+            checks: Vec::new(),
         };
-        let threads = options
-            .threads
-            .unwrap_or_else(rayon::current_num_threads)
-            .max(1);
-        let mut total = 0usize;
-        let mut bound = h0;
-        while bound <= settings.max_depth && total < cap {
-            progress.searching(bound);
-            let want = cap - total;
-            let mut seq = Vec::new();
-            let mut found = total as u64;
-            let mut sink = |p: &[u16]| -> Result<(), SearchError> {
-                seq.clear();
-                seq.extend(p.iter().map(|&m| MoveId(m)));
-                replay(puzzle, &canon, start, ignore, settings, bound, &seq)?;
-                on_solution(bound, &seq);
-                found += 1;
-                progress.solutions(found);
-                Ok(())
-            };
-            let (emitted, nodes) =
-                search_bound(&ctx, bound, want, threads, options.buffering, &mut sink)?;
-            progress.finish();
-            outcome.nodes += nodes;
-            total += emitted;
-            if emitted > 0 && outcome.length.is_none() {
-                outcome.length = Some(bound);
-                outcome.status = Status::Solved;
-            }
-            if outcome
-                .length
-                .is_some_and(|l| bound >= l.saturating_add(settings.slack))
-            {
-                break;
-            }
-            bound += 1;
-        }
-        Ok(outcome)
+        let names: Vec<String> = prune_comps
+            .iter()
+            .map(|(_, i)| pruning_all[*i].name.clone())
+            .collect();
+        let reduced_name = ctx
+            .reduced
+            .as_ref()
+            .and(tables.built_sym(settings.metric))
+            .map(|t| t.plan.name.clone());
+        let all = checks::checks_of(&ctx, &checks::numbered(names), reduced_name.as_deref());
+        let sampling = options
+            .check_sampling
+            .unwrap_or((checks::SAMPLE_EVERY, checks::MIN_SAMPLES));
+        let plan = checks::Plan::new(all, (!options.all_checks).then_some(sampling));
+        let run = deepen::Run {
+            puzzle,
+            canon: &canon,
+            start,
+            ignore,
+            settings,
+            options,
+            progress,
+        };
+        run.deepen(&ctx, plan, h0, outcome, on_solution)
     }
 
     /// Prepares the guarded search's tables for `metric`.
@@ -637,46 +638,6 @@ impl<'p> Solver<'p> {
             }
         }
     }
-}
-
-/// Replays a solution on the piece-level model: the sequence canonical, block-legal, within the limits, total cost `bound`, and the end solved.
-pub(crate) fn replay(
-    puzzle: &Puzzle,
-    canon: &Canon,
-    start: &State,
-    ignore: &[IgnoreMask],
-    settings: &SolveSettings,
-    bound: u32,
-    seq: &[MoveId],
-) -> Result<(), SearchError> {
-    let fail = || SearchError::Replay {
-        moves: puzzle.format_sequence(seq),
-    };
-    if !canon.accepts(seq) {
-        return Err(fail());
-    }
-    let mut state = start.clone();
-    let mut cost = 0;
-    for &m in seq {
-        if !puzzle.block_allows(&state, m) {
-            return Err(fail());
-        }
-        cost += puzzle.move_cost(settings.metric, m);
-        state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
-    }
-    for l in &settings.limits {
-        if seq.iter().filter(|&&m| l.matches(puzzle, m)).count() as u32 > l.max {
-            return Err(fail());
-        }
-    }
-    let solved = match settings.goal.as_deref() {
-        None => puzzle.is_solved(&state, ignore),
-        Some(goal) => goal.reached_by(&state, ignore).is_some(),
-    };
-    if cost != bound || state != puzzle.apply_sequence(start, seq) || !solved {
-        return Err(fail());
-    }
-    Ok(())
 }
 
 /// The slot of component `id`, added when new.

@@ -2,7 +2,10 @@
 //! allocated per node), searches below one prefix of the top of the tree at a time, and
 //! hands its solutions to the [`Emitter`] that keeps ksolve+'s order.
 
+mod bounds;
+
 use super::canon::{Canon, DEAD};
+use super::checks::{Plan, Samples};
 use super::ordered::{Buffering, Emitter, Sink};
 use super::{Ctx, SearchError};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -22,6 +25,16 @@ enum Item {
 /// A depth-first searcher with its own stacks.
 struct Worker<'c, 'a, 'e> {
     ctx: &'c Ctx<'a>,
+    /// The checks made on each batch of children, in order.
+    plan: &'c Plan,
+    /// The sample of what the checks cut ([`super::checks`]).
+    samples: Samples,
+    /// Per child of a sampled batch, the checks that would cut it.
+    kmask: Vec<u64>,
+    /// Every probe slot, for sampled batches, which read them all.
+    every_slot: Vec<usize>,
+    /// A sampled child's whole position.
+    child: crate::puzzle::State,
     states: Vec<u32>,
     /// With guarded moves: each level's position as a packed key, which the guards
     /// read, and the children's keys (`nm` per level); empty otherwise.
@@ -66,7 +79,7 @@ struct Worker<'c, 'a, 'e> {
 }
 
 impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
-    fn new(ctx: &'c Ctx<'a>, levels: usize, out: Option<&'c Emitter<'e>>) -> Self {
+    fn new(ctx: &'c Ctx<'a>, plan: &'c Plan, levels: usize, out: Option<&'c Emitter<'e>>) -> Self {
         let mut states = vec![0u32; (levels + 1) * ctx.width];
         states[..ctx.width].copy_from_slice(&ctx.start);
         let (keys, kkey) = match &ctx.guards {
@@ -79,6 +92,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         };
         Worker {
             ctx,
+            plan,
+            samples: Samples::default(),
+            kmask: vec![0; ctx.nm],
+            every_slot: (0..ctx.sym.slots.len()).collect(),
+            child: ctx.start_state.clone(),
             states,
             keys,
             kkey,
@@ -231,110 +249,6 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         Some((left, to))
     }
 
-    /// Advances the probe slots and the whole position (when the inverse is probed)
-    /// from the node at `level` by move `m` into the next row: for the moves of a
-    /// prefix, which is searched whatever the probes say.
-    fn advance_probes(&mut self, level: usize, m: usize) {
-        let ctx = self.ctx;
-        let pw = ctx.sym.slots.len();
-        if pw > 0 {
-            let nm = ctx.nm;
-            let (cur, next) = self.pvals.split_at_mut((level + 1) * pw);
-            let cur = &cur[level * pw..];
-            for ((n, &c), slot) in next[..pw].iter_mut().zip(cur).zip(&ctx.sym.slots) {
-                *n = slot.table[c as usize * nm + slot.map[m] as usize];
-            }
-        }
-        self.advance_full(level, m);
-    }
-
-    /// The whole position after move `m` from the node at `level`, when the inverse is
-    /// probed.
-    #[inline]
-    fn advance_full(&mut self, level: usize, m: usize) {
-        if let Some(ip) = &self.ctx.inverse {
-            let (cur, next) = self.full.split_at_mut(level + 1);
-            cur[level].then_into(ip.effects[m], ip.sets(), &mut next[0]);
-        }
-    }
-
-    /// Whether the inverse probes (if any) let the child at `level + 1`, whose whole
-    /// position is in place, reach the goal with `left`.
-    #[inline]
-    fn inverse_allows(&mut self, level: usize, left: u32) -> bool {
-        let ctx = self.ctx;
-        let Some(ip) = &ctx.inverse else {
-            return true;
-        };
-        ip.invert_into(&self.full[level + 1], &mut self.inv);
-        for (t, comps) in &ip.tables {
-            let mut idx = 0u64;
-            for &(c, stride) in comps {
-                idx += c.rank_state(&self.inv, &mut self.scratch) as u64 * stride;
-            }
-            if ctx.prune[*t].1.get(idx) > left {
-                return false;
-            }
-        }
-        ip.reduced_bound(&self.inv, &mut self.rrow, &mut self.scratch) <= left
-    }
-
-    /// The symmetry probes of the first `alive` children (from row `kbase`), over all of
-    /// them a table at a time like the ordinary bound, so that their cache misses
-    /// overlap; a child with nothing left is decided by the goal test alone. Returns how
-    /// many children are kept (their probe rows move with them).
-    fn probe_children(&mut self, level: usize, kbase: usize, mut alive: usize) -> usize {
-        let ctx = self.ctx;
-        let pw = ctx.sym.slots.len();
-        if pw == 0 || alive == 0 {
-            return alive;
-        }
-        let nm = ctx.nm;
-        let cur = &self.pvals[level * pw..(level + 1) * pw];
-        for i in 0..alive {
-            let m = self.kmove[kbase + i] as usize;
-            let row = &mut self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
-            for ((r, &c), slot) in row.iter_mut().zip(cur).zip(&ctx.sym.slots) {
-                *r = slot.table[c as usize * nm + slot.map[m] as usize];
-            }
-        }
-        for (t, pairs) in &ctx.sym.probes {
-            if alive == 0 {
-                return 0;
-            }
-            for i in 0..alive {
-                let row = &self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
-                let idx: u64 = pairs.iter().map(|&(s, st)| row[s] as u64 * st).sum();
-                self.h[i] = if self.kleft[kbase + i] == 0 {
-                    0
-                } else {
-                    ctx.prune[*t].1.get(idx)
-                };
-            }
-            alive = self.keep_bounded(kbase, alive);
-        }
-        for r in &ctx.sym.reduced {
-            if alive == 0 {
-                return 0;
-            }
-            for i in 0..alive {
-                if self.kleft[kbase + i] > 0 {
-                    let row = &self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
-                    self.kidx[i] = r.index(row);
-                }
-            }
-            for i in 0..alive {
-                self.h[i] = if self.kleft[kbase + i] == 0 {
-                    0
-                } else {
-                    r.table.get(self.kidx[i])
-                };
-            }
-            alive = self.keep_bounded(kbase, alive);
-        }
-        alive
-    }
-
     fn limits_allow(&self, mut mask: u64) -> bool {
         while mask != 0 {
             let i = mask.trailing_zeros() as usize;
@@ -480,29 +394,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         if self.nodes - self.reported >= REPORT_EVERY {
             self.report();
         }
-        for (slots, t) in &ctx.prune {
-            if alive == 0 {
-                return;
-            }
-            for i in 0..alive {
-                let row = &self.kids[(kbase + i) * w..(kbase + i + 1) * w];
-                let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
-                self.h[i] = t.get(idx);
-            }
-            alive = self.keep_bounded(kbase, alive);
+        if self.sampled(level) {
+            self.sample(level, kbase, alive);
         }
-        if let Some(r) = &ctx.reduced {
-            for i in 0..alive {
-                self.kidx[i] = r.index(&self.kids[(kbase + i) * w..(kbase + i + 1) * w]);
-            }
-            for i in 0..alive {
-                self.h[i] = r.table.get(self.kidx[i]);
-            }
-            alive = self.keep_bounded(kbase, alive);
-        }
-        // The probes cost more than the ordinary bound, so they only look at the
-        // children it let through.
-        alive = self.probe_children(level, kbase, alive);
+        alive = self.check_batch(level, kbase, alive);
+        let keep_full = self.plan.keeps_full();
         let pw = ctx.sym.slots.len();
         for i in 0..alive {
             let k = kbase + i;
@@ -513,7 +409,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 let next = (level + 1) * pw;
                 self.pvals[next..next + pw].copy_from_slice(&self.kprobe[k * pw..(k + 1) * pw]);
             }
-            self.advance_full(level, m);
+            if keep_full {
+                self.advance_full(level, m);
+            }
             // A child with nothing left is decided by the goal test alone.
             if self.kleft[k] > 0 && !self.inverse_allows(level, self.kleft[k]) {
                 continue;
@@ -624,23 +522,25 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     }
 }
 
-/// Searches every sequence of cost exactly `bound`, handing at most `cap` solutions to
-/// `sink` in order; returns how many it was given and the nodes generated. The top of
+/// Searches every sequence of cost exactly `bound` with the checks of `plan`, handing
+/// at most `cap` solutions to `sink` in order; returns how many it was given, the nodes
+/// generated and the sample of what the checks cut. The top of
 /// the tree is expanded until there are enough prefixes to keep every thread busy;
 /// `threads` workers claim the prefixes in order and deliver through an [`Emitter`].
 pub(super) fn search_bound(
     ctx: &Ctx,
+    plan: &Plan,
     bound: u32,
     cap: usize,
     threads: usize,
     buffering: Buffering,
     sink: &mut Sink<'_>,
-) -> Result<(usize, u64), SearchError> {
+) -> Result<(usize, u64, Samples), SearchError> {
     // Every move of the path but free ones costs at least 1, and free ones come in runs
     // of at most `zero_run` between them.
     let z = ctx.zero_run as usize;
     let levels = bound as usize + (bound as usize + 1) * z;
-    let mut top = Worker::new(ctx, levels, None);
+    let mut top = Worker::new(ctx, plan, levels, None);
     let want = 64 * threads;
     let mut items = Vec::new();
     let mut split = 1;
@@ -658,8 +558,9 @@ pub(super) fn search_bound(
     let next = AtomicUsize::new(0);
     ctx.progress.inc(top.nodes);
     let nodes = AtomicU64::new(top.nodes);
+    let samples = std::sync::Mutex::new(Samples::default());
     let work = || {
-        let mut w = Worker::new(ctx, levels, Some(&emitter));
+        let mut w = Worker::new(ctx, plan, levels, Some(&emitter));
         loop {
             let i = next.fetch_add(1, Relaxed);
             if i >= items.len() || emitter.halted(i) {
@@ -672,6 +573,11 @@ pub(super) fn search_bound(
         }
         w.report();
         nodes.fetch_add(w.nodes, Relaxed);
+        // A worker that panicked has poisoned the lock; its samples are lost, which
+        // only leaves the plan as it was.
+        if let Ok(mut all) = samples.lock() {
+            all.merge(std::mem::take(&mut w.samples));
+        }
     };
     if threads == 1 {
         work();
@@ -685,6 +591,10 @@ pub(super) fn search_bound(
     let (emitted, _, error) = emitter.into_result();
     match error {
         Some(e) => Err(e),
-        None => Ok((emitted, nodes.into_inner())),
+        None => Ok((
+            emitted,
+            nodes.into_inner(),
+            samples.into_inner().unwrap_or_default(),
+        )),
     }
 }

@@ -120,6 +120,29 @@ where
     Box::new(payload)
 }
 
+/// A large table of 32-bit words in huge pages ([`huge_words`]).
+struct HugeWords(HugeCopy);
+
+impl Deref for HugeWords {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        // The copy starts a fresh mapping, so it is aligned for any word.
+        bytemuck::cast_slice(&self.0)
+    }
+}
+
+/// `words` moved into huge pages ([`HugeCopy`]) when they are large, such as a
+/// symmetry-reduced table's class table (hundreds of MiB read at random, once per
+/// lookup); as they are otherwise, or when the copy cannot be made.
+pub fn huge_words(words: Vec<u32>) -> Box<dyn Deref<Target = [u32]> + Send + Sync> {
+    if words.len() * 4 >= HUGE_COPY_FROM {
+        if let Some(copy) = huge_copy(bytemuck::cast_slice(&words)) {
+            return Box::new(HugeWords(copy));
+        }
+    }
+    Box::new(words)
+}
+
 /// A stable 64-bit hash of `bytes`: four independent multiply-rotate lanes over 8-byte
 /// words, so that checksumming a large table runs at memory speed. Not cryptographic;
 /// it guards against truncation, bit rot and stale files, not against forgery.

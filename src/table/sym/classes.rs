@@ -26,7 +26,9 @@ pub struct Classes {
     pub shift: u32,
     /// Per raw value: `class << shift | s`, where `syms[s]` carries the value onto the
     /// class's representative.
-    pub raw: Vec<u32>,
+    /// In huge pages when large ([`crate::table::file::huge_words`]): a lookup reads it
+    /// at random.
+    pub raw: Box<dyn std::ops::Deref<Target = [u32]> + Send + Sync>,
     /// Per class: its representative (a raw value).
     pub reps: Vec<u32>,
     /// Per class: an index into `stab_sets` (0: the identity alone).
@@ -136,7 +138,7 @@ impl Classes {
         Ok(Classes {
             syms: syms.to_vec(),
             shift,
-            raw,
+            raw: crate::table::file::huge_words(raw),
             reps,
             stab,
             stab_sets,
@@ -207,7 +209,7 @@ impl Classes {
         ok.then_some(Classes {
             syms: syms.to_vec(),
             shift: shift as u32,
-            raw,
+            raw: crate::table::file::huge_words(raw),
             reps,
             stab,
             stab_sets,

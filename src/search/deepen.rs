@@ -1,0 +1,135 @@
+//! Iterative deepening: the search of each bound in turn, from the start position's
+//! bound until solutions are found (then on through Slack) or MaxDepth is passed; each
+//! solution replayed on the piece-level model before it is handed on, and the bound
+//! checks re-chosen after each bound from what its sample saw ([`super::checks`]).
+
+use super::canon::Canon;
+use super::checks::Plan;
+use super::worker::search_bound;
+use super::{Ctx, Outcome, SearchError, SolveOptions, Status};
+use crate::progress::Progress;
+use crate::puzzle::{IgnoreMask, MoveId, Puzzle, SolveSettings, State};
+
+/// What one scramble's deepening needs besides its search context.
+pub(super) struct Run<'r> {
+    pub puzzle: &'r Puzzle,
+    pub canon: &'r Canon,
+    pub start: &'r State,
+    pub ignore: &'r [IgnoreMask],
+    pub settings: &'r SolveSettings,
+    pub options: SolveOptions,
+    pub progress: &'r dyn Progress,
+}
+
+impl Run<'_> {
+    /// Searches bound after bound from `h0` with the checks of `plan`, filling
+    /// `outcome` (nodes, status, length, the checks' report) and handing each solution
+    /// to `on_solution` with its cost.
+    pub fn deepen(
+        &self,
+        ctx: &Ctx,
+        mut plan: Plan,
+        h0: u32,
+        mut outcome: Outcome,
+        on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
+    ) -> Result<Outcome, SearchError> {
+        let (puzzle, settings, options, progress) =
+            (self.puzzle, self.settings, self.options, self.progress);
+        let cap = options.count.unwrap_or(usize::MAX);
+        let threads = options
+            .threads
+            .unwrap_or_else(rayon::current_num_threads)
+            .max(1);
+        let mut total = 0usize;
+        let mut bound = h0;
+        while bound <= settings.max_depth && total < cap {
+            progress.searching(bound);
+            let want = cap - total;
+            let mut seq = Vec::new();
+            let mut found = total as u64;
+            let mut sink = |p: &[u16]| -> Result<(), SearchError> {
+                seq.clear();
+                seq.extend(p.iter().map(|&m| MoveId(m)));
+                replay(
+                    puzzle,
+                    self.canon,
+                    self.start,
+                    self.ignore,
+                    settings,
+                    bound,
+                    &seq,
+                )?;
+                on_solution(bound, &seq);
+                found += 1;
+                progress.solutions(found);
+                Ok(())
+            };
+            let (emitted, nodes, samples) = search_bound(
+                ctx,
+                &plan,
+                bound,
+                want,
+                threads,
+                options.buffering,
+                &mut sink,
+            )?;
+            progress.finish();
+            outcome.checks = plan.report();
+            plan.adapt(&samples);
+            outcome.nodes += nodes;
+            total += emitted;
+            if emitted > 0 && outcome.length.is_none() {
+                outcome.length = Some(bound);
+                outcome.status = Status::Solved;
+            }
+            if outcome
+                .length
+                .is_some_and(|l| bound >= l.saturating_add(settings.slack))
+            {
+                break;
+            }
+            bound += 1;
+        }
+        Ok(outcome)
+    }
+}
+
+/// Replays a solution on the piece-level model: the sequence canonical, block-legal, within the limits, total cost `bound`, and the end solved.
+pub(super) fn replay(
+    puzzle: &Puzzle,
+    canon: &Canon,
+    start: &State,
+    ignore: &[IgnoreMask],
+    settings: &SolveSettings,
+    bound: u32,
+    seq: &[MoveId],
+) -> Result<(), SearchError> {
+    let fail = || SearchError::Replay {
+        moves: puzzle.format_sequence(seq),
+    };
+    if !canon.accepts(seq) {
+        return Err(fail());
+    }
+    let mut state = start.clone();
+    let mut cost = 0;
+    for &m in seq {
+        if !puzzle.block_allows(&state, m) {
+            return Err(fail());
+        }
+        cost += puzzle.move_cost(settings.metric, m);
+        state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
+    }
+    for l in &settings.limits {
+        if seq.iter().filter(|&&m| l.matches(puzzle, m)).count() as u32 > l.max {
+            return Err(fail());
+        }
+    }
+    let solved = match settings.goal.as_deref() {
+        None => puzzle.is_solved(&state, ignore),
+        Some(goal) => goal.reached_by(&state, ignore).is_some(),
+    };
+    if cost != bound || state != puzzle.apply_sequence(start, seq) || !solved {
+        return Err(fail());
+    }
+    Ok(())
+}

@@ -1,0 +1,223 @@
+//! The bound checks a worker makes on a batch of children ([`super::super::checks`]):
+//! each fills the batch's bounds a table at a time, so that the reads of different
+//! children overlap; the checks at the inverse position, made per child; and the
+//! sampling that lets the search choose which checks pay.
+
+use super::Worker;
+use crate::search::checks::Check;
+
+impl Worker<'_, '_, '_> {
+    /// Advances the probe slots and the whole position (when the inverse is probed)
+    /// from the node at `level` by move `m` into the next row, every slot whether the
+    /// plan reads it or not: for the moves of a prefix and for replaying the path to a
+    /// sampled node.
+    pub(super) fn advance_probes(&mut self, level: usize, m: usize) {
+        let ctx = self.ctx;
+        let pw = ctx.sym.slots.len();
+        if pw > 0 {
+            let nm = ctx.nm;
+            let (cur, next) = self.pvals.split_at_mut((level + 1) * pw);
+            let cur = &cur[level * pw..];
+            for ((n, &c), slot) in next[..pw].iter_mut().zip(cur).zip(&ctx.sym.slots) {
+                *n = slot.table[c as usize * nm + slot.map[m] as usize];
+            }
+        }
+        self.advance_full(level, m);
+    }
+
+    /// The whole position after move `m` from the node at `level`, when the inverse is
+    /// probed.
+    #[inline]
+    pub(super) fn advance_full(&mut self, level: usize, m: usize) {
+        if let Some(ip) = &self.ctx.inverse {
+            let (cur, next) = self.full.split_at_mut(level + 1);
+            cur[level].then_into(ip.effects[m], ip.sets(), &mut next[0]);
+        }
+    }
+
+    /// The probe slots `slots` of the first `alive` children (from row `kbase`), from
+    /// the node's at `level`.
+    fn probe_rows(&mut self, level: usize, kbase: usize, alive: usize, slots: &[usize]) {
+        let ctx = self.ctx;
+        let (pw, nm) = (ctx.sym.slots.len(), ctx.nm);
+        let cur = &self.pvals[level * pw..(level + 1) * pw];
+        for i in 0..alive {
+            let m = self.kmove[kbase + i] as usize;
+            let row = &mut self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
+            for &s in slots {
+                let slot = &ctx.sym.slots[s];
+                row[s] = slot.table[cur[s] as usize * nm + slot.map[m] as usize];
+            }
+        }
+    }
+
+    /// Fills `h[i]` with check `c`'s bound for each of the first `alive` children (from
+    /// row `kbase`), whose probe rows are in place if `c` reads them. The probes leave a
+    /// child with nothing left to the goal test (bound 0); the tables at the child
+    /// itself also cut one that free moves would otherwise expand.
+    pub(super) fn bounds(&mut self, c: Check, kbase: usize, alive: usize) {
+        let ctx = self.ctx;
+        let (w, pw) = (ctx.width, ctx.sym.slots.len());
+        let left = &self.kleft[kbase..kbase + alive];
+        match c {
+            Check::Table(t) => {
+                let (slots, table) = &ctx.prune[t];
+                for (i, h) in self.h[..alive].iter_mut().enumerate() {
+                    let row = &self.kids[(kbase + i) * w..(kbase + i + 1) * w];
+                    let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
+                    *h = table.get(idx);
+                }
+            }
+            Check::Probe(p) => {
+                let (t, pairs) = &ctx.sym.probes[p];
+                let table = ctx.prune[*t].1;
+                for (i, h) in self.h[..alive].iter_mut().enumerate() {
+                    let row = &self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
+                    let idx: u64 = pairs.iter().map(|&(s, st)| row[s] as u64 * st).sum();
+                    *h = if left[i] == 0 { 0 } else { table.get(idx) };
+                }
+            }
+            Check::Reduced | Check::ReducedProbe(_) => {
+                let (r, rows, width) = match c {
+                    Check::Reduced => (ctx.reduced.as_ref().expect("planned"), &self.kids, w),
+                    Check::ReducedProbe(p) => (&ctx.sym.reduced[p], &self.kprobe, pw),
+                    _ => unreachable!("matched above"),
+                };
+                // Every entry is found before any is read, so that the reads (misses,
+                // in a table of gigabytes) overlap instead of each waiting behind its
+                // class-table read.
+                let all = c == Check::Reduced;
+                for i in 0..alive {
+                    if all || left[i] > 0 {
+                        self.kidx[i] = r.index(&rows[(kbase + i) * width..(kbase + i + 1) * width]);
+                    }
+                }
+                for (i, h) in self.h[..alive].iter_mut().enumerate() {
+                    *h = if all || left[i] > 0 {
+                        r.table.get(self.kidx[i])
+                    } else {
+                        0
+                    };
+                }
+            }
+            Check::InverseTable(_) | Check::InverseReduced => {
+                unreachable!("checks at the inverse are made per child")
+            }
+        }
+    }
+
+    /// Makes the plan's batch checks on the first `alive` children (from row `kbase`) of
+    /// the node at `level`; returns how many are kept (in order, their rows with them).
+    pub(super) fn check_batch(&mut self, level: usize, kbase: usize, mut alive: usize) -> usize {
+        let plan = self.plan;
+        let mut rows = false;
+        for &c in &plan.batch {
+            if alive == 0 {
+                return 0;
+            }
+            if c.reads_slots() && !rows {
+                self.probe_rows(level, kbase, alive, &plan.live);
+                rows = true;
+            }
+            self.bounds(c, kbase, alive);
+            alive = self.keep_bounded(kbase, alive);
+        }
+        alive
+    }
+
+    /// The bound of check `c` at the inverse position, which is in `self.inv`.
+    fn inverse_bound(&mut self, c: Check) -> u32 {
+        let ctx = self.ctx;
+        let ip = ctx.inverse.as_ref().expect("planned");
+        match c {
+            Check::InverseTable(i) => {
+                let (t, comps) = &ip.tables[i];
+                let mut idx = 0u64;
+                for &(c, stride) in comps {
+                    idx += c.rank_state(&self.inv, &mut self.scratch) as u64 * stride;
+                }
+                ctx.prune[*t].1.get(idx)
+            }
+            Check::InverseReduced => ip.reduced_bound(&self.inv, &mut self.rrow, &mut self.scratch),
+            _ => unreachable!("only checks at the inverse"),
+        }
+    }
+
+    /// Whether the plan's checks at the inverse let the child at `level + 1`, whose whole
+    /// position is in place, reach the goal with `left`.
+    #[inline]
+    pub(super) fn inverse_allows(&mut self, level: usize, left: u32) -> bool {
+        let plan = self.plan;
+        if plan.inverse.is_empty() {
+            return true;
+        }
+        let ip = self.ctx.inverse.as_ref().expect("planned");
+        ip.invert_into(&self.full[level + 1], &mut self.inv);
+        plan.inverse.iter().all(|&c| self.inverse_bound(c) <= left)
+    }
+
+    /// Whether the children of the node at `level` are one of the sample: about one
+    /// node in the plan's `every` (by default [`crate::search::checks::SAMPLE_EVERY`]),
+    /// picked by a hash of its position, so that the sample is
+    /// spread over the whole tree (every depth, every prefix) and does not depend on
+    /// which thread searched what.
+    #[inline]
+    pub(super) fn sampled(&self, level: usize) -> bool {
+        self.plan.sampling && {
+            let h = self
+                .row(level)
+                .iter()
+                .fold(0x9e37_79b9_7f4a_7c15u64, |h, &v| {
+                    (h ^ v as u64).wrapping_mul(0xff51_afd7_ed55_8ccd)
+                });
+            (h >> 32) % self.plan.every == 0
+        }
+    }
+
+    /// Makes every check of the plan on the first `alive` children (from row `kbase`) of
+    /// the node at `level` and keeps, per child with cost left, which would cut it. The
+    /// probe slots and whole position of the node are first rebuilt from the path, since
+    /// the plan need not keep them.
+    pub(super) fn sample(&mut self, level: usize, kbase: usize, alive: usize) {
+        let ctx = self.ctx;
+        let plan = self.plan;
+        for l in 0..level {
+            self.advance_probes(l, self.path[l] as usize);
+        }
+        let every = std::mem::take(&mut self.every_slot);
+        self.probe_rows(level, kbase, alive, &every);
+        self.every_slot = every;
+        self.kmask[..alive].iter_mut().for_each(|m| *m = 0);
+        for (bit, info) in plan.all.iter().enumerate() {
+            if info.check.at_inverse() {
+                continue;
+            }
+            self.bounds(info.check, kbase, alive);
+            for i in 0..alive {
+                if self.h[i] > self.kleft[kbase + i] {
+                    self.kmask[i] |= 1 << bit;
+                }
+            }
+        }
+        if let Some(ip) = &ctx.inverse {
+            for i in 0..alive {
+                let m = self.kmove[kbase + i] as usize;
+                self.full[level].then_into(ip.effects[m], ip.sets(), &mut self.child);
+                ip.invert_into(&self.child, &mut self.inv);
+                for (bit, info) in plan.all.iter().enumerate() {
+                    if info.check.at_inverse()
+                        && self.inverse_bound(info.check) > self.kleft[kbase + i]
+                    {
+                        self.kmask[i] |= 1 << bit;
+                    }
+                }
+            }
+        }
+        self.samples.batches += 1;
+        for i in 0..alive {
+            if self.kleft[kbase + i] > 0 {
+                self.samples.add(self.kmask[i]);
+            }
+        }
+    }
+}

@@ -51,6 +51,12 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
         .ok()
         .map(|g| g.order().to_u64().unwrap_or(u64::MAX));
     let mut best: Option<(f64, Share)> = None;
+    // The most entries of one table in the whole budget's plan: a smaller share must buy
+    // a reduced table that sees more than twice as many positions. Otherwise shrinking
+    // the ordinary tables only makes a small reduced table (the 3x3x3's corners alone
+    // under 1G) look large next to them, and the sum of scores, which rewards many
+    // small tables, takes the trade.
+    let mut largest = 0u64;
     for shift in 0..4 {
         let ordinary = budget >> shift;
         let report = match plan::plan_report(puzzle, ordinary) {
@@ -65,7 +71,15 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
         // built, before the reduced table is.
         let scratch = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
         let left = budget.saturating_sub(c.bytes - scratch);
-        let plan = plan_sym(puzzle, group, left, &report.chosen, reachable);
+        if shift == 0 {
+            largest = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
+        }
+        let plan = plan_sym(puzzle, group, left, &report.chosen, reachable)
+            .filter(|p| shift == 0 || p.positions() >= largest.saturating_mul(2));
+        // A smaller share without a reduced table only loses.
+        if shift > 0 && plan.is_none() {
+            continue;
+        }
         let score = c.score
             + plan
                 .as_ref()

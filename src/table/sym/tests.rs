@@ -223,3 +223,19 @@ fn a_settled_table_is_exact_below_its_last_layer_and_a_lower_bound_in_it() {
     }
     assert!(deeper > 0, "some entries are deeper than the settled depth");
 }
+
+/// The budget split: a smaller share for the ordinary tables is taken only for a reduced
+/// table that sees more than twice the positions of the whole budget's largest table.
+/// Under 1G the 3x3x3's corners reduced by 48 symmetries (88 M positions) are not worth
+/// shrinking the ordinary tables to an eighth (they were, by the sum of scores, which
+/// rewards many small tables: m14 scrambles then took ten times longer); under 8G the
+/// corners × flips are.
+#[test]
+fn a_smaller_share_is_taken_only_for_a_reduced_table_that_sees_far_more() {
+    let p = shipped("3x3x3.def");
+    let g = SymmetryGroup::find(&p).unwrap();
+    let small = cached::planned(&p, &g, 1 << 30).unwrap();
+    assert_eq!(small.ordinary, 1 << 30);
+    let big = cached::planned(&p, &g, 8 << 30).unwrap();
+    assert_eq!(big.plan.map(|p| p.positions()), Some(180_592_312_320));
+}

@@ -10,9 +10,10 @@
 //! its probes let through, at three times their cost, and the search ran faster without
 //! them (BENCHMARKS.md, round 6).
 //!
-//! So the search samples. At about one node in [`SAMPLE_EVERY`] (picked by a hash of
-//! its position, so the sample does not depend on which thread searched what), every
-//! check is made on every child, and the set of checks that would cut the child
+//! So the search samples. At about one node in [`SAMPLE_EVERY`] below the top of the
+//! tree that the threads share out (picked by a hash of its position, so the sample
+//! does not depend on which thread searched which prefix), every check is made on every
+//! child with cost left, and the set of checks that would cut the child
 //! is kept as a bit mask. After each depth with enough samples, [`Plan::adapt`] orders
 //! the checks greedily, as filters in a pipeline: next is the check that cuts the most
 //! of what the earlier ones let through per unit of cost, as long as what it cuts is
@@ -330,7 +331,12 @@ impl Plan {
         let costs: Vec<f64> = self.all.iter().map(|c| c.cost).collect();
         let inverse: Vec<bool> = self.all.iter().map(|c| c.check.at_inverse()).collect();
         let order = choose(groups, &costs, &inverse, penalty);
-        self.set_order(&order);
+        // Nothing cut any sampled child with cost left: the sample says nothing about
+        // the checks (they may still cut children with nothing left, or unreachable
+        // positions), so the plan stays.
+        if !order.is_empty() {
+            self.set_order(&order);
+        }
     }
 
     /// How each check was used, for reports.
@@ -516,5 +522,9 @@ mod tests {
         fresh.adapt(&sample(&[0b0100; 10], 1));
         assert_eq!(fresh.batch.len(), 3);
         assert!(fresh.report().iter().all(|u| u.cuts.is_none()));
+        // A sample in which nothing cuts says nothing about the checks: all stay.
+        fresh.adapt(&sample(&[0; 5000], 500));
+        assert_eq!(fresh.batch.len(), 3);
+        assert_eq!(fresh.inverse.len(), 1);
     }
 }

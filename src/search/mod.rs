@@ -105,8 +105,9 @@ pub struct Outcome {
     pub solutions: Vec<Vec<MoveId>>,
     /// Search nodes generated (moves tried that passed the legality checks).
     pub nodes: u64,
-    /// Extra lookups of the pruning tables made at each node the ordinary bound lets
-    /// through (positions conjugated by a symmetry, or the inverse position).
+    /// Extra lookups of the pruning tables the search may make per node (positions
+    /// conjugated by a symmetry, or the inverse position); which it makes is in
+    /// `checks`.
     pub probes: usize,
     /// Whether the symmetry-reduced table ([`crate::table::sym`]) bounded the search.
     pub reduced: bool,

@@ -24,7 +24,8 @@ use crate::table::comp::{CompKind, Component};
 use crate::table::{CompId, Tables};
 
 /// How many symmetry probes each table gets at most. Each costs one move-table read per
-/// component and one table lookup at the nodes the ordinary bound lets through.
+/// component and one table lookup per child it is made on ([`super::checks`] decides
+/// which).
 pub const PROBES_PER_TABLE: usize = 3;
 
 /// One component followed along the path under one symmetry.

@@ -133,7 +133,8 @@ impl Deref for HugeWords {
 
 /// `words` moved into huge pages ([`HugeCopy`]) when they are large, such as a
 /// symmetry-reduced table's class table (hundreds of MiB read at random, once per
-/// lookup); as they are otherwise, or when the copy cannot be made.
+/// lookup); as they are otherwise, or when the copy cannot be made. The words are held
+/// twice while they are copied (336 MiB more for the 3x3x3's corners, for a moment).
 pub fn huge_words(words: Vec<u32>) -> Box<dyn Deref<Target = [u32]> + Send + Sync> {
     if words.len() * 4 >= HUGE_COPY_FROM {
         if let Some(copy) = huge_copy(bytemuck::cast_slice(&words)) {

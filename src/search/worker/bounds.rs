@@ -158,9 +158,10 @@ impl Worker<'_, '_, '_> {
 
     /// Whether the children of the node at `level` are one of the sample: about one
     /// node in the plan's `every` (by default [`crate::search::checks::SAMPLE_EVERY`]),
-    /// picked by a hash of its position, so that the sample is
-    /// spread over the whole tree (every depth, every prefix) and does not depend on
-    /// which thread searched what.
+    /// picked by a hash of its position, so that the sample is spread over every depth
+    /// and prefix and does not depend on which thread searched which prefix. (The top
+    /// of the tree, above the prefixes, is not sampled; its depth grows with the
+    /// threads, so a close choice can differ between thread counts: never a solution.)
     #[inline]
     pub(super) fn sampled(&self, level: usize) -> bool {
         self.plan.sampling && {
@@ -213,11 +214,15 @@ impl Worker<'_, '_, '_> {
                 }
             }
         }
-        self.samples.batches += 1;
+        // Children with nothing left are decided by the goal test and not weighed; a
+        // batch counts only with children that are.
+        let mut any = false;
         for i in 0..alive {
             if self.kleft[kbase + i] > 0 {
                 self.samples.add(self.kmask[i]);
+                any = true;
             }
         }
+        self.samples.batches += u64::from(any);
     }
 }

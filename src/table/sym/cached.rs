@@ -52,7 +52,7 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
         .map(|g| g.order().to_u64().unwrap_or(u64::MAX));
     let mut best: Option<(f64, Share)> = None;
     // The most entries of one table in the whole budget's plan: a smaller share must buy
-    // a reduced table that sees more than twice as many positions. Otherwise shrinking
+    // a reduced table that sees at least twice as many positions. Otherwise shrinking
     // the ordinary tables only makes a small reduced table (the 3x3x3's corners alone
     // under 1G) look large next to them, and the sum of scores, which rewards many
     // small tables, takes the trade.

@@ -225,7 +225,7 @@ fn a_settled_table_is_exact_below_its_last_layer_and_a_lower_bound_in_it() {
 }
 
 /// The budget split: a smaller share for the ordinary tables is taken only for a reduced
-/// table that sees more than twice the positions of the whole budget's largest table.
+/// table that sees at least twice the positions of the whole budget's largest table.
 /// Under 1G the 3x3x3's corners reduced by 48 symmetries (88 M positions) are not worth
 /// shrinking the ordinary tables to an eighth (they were, by the sum of scores, which
 /// rewards many small tables: m14 scrambles then took ten times longer); under 8G the

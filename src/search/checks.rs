@@ -322,12 +322,23 @@ impl Plan {
                 .collect(),
         );
         let per_batch = n / samples.batches as f64;
-        let cheapest = self
+        // A child let through wrongly has its children generated, and each of them
+        // meets the first check at least: the one that cuts the most per cost, which
+        // every child meets (not merely the cheapest check, which may be a tiny table
+        // that the plan will not even make first).
+        let cuts = self.cuts.as_deref().unwrap_or(&[]);
+        let first = self
             .all
             .iter()
-            .map(|c| c.cost)
-            .fold(f64::INFINITY, f64::min);
-        let penalty = per_batch * (GENERATE + cheapest);
+            .zip(cuts)
+            .filter(|(c, _)| !c.check.at_inverse())
+            .map(|(c, &cut)| (cut / c.cost.max(1e-9), c.cost))
+            .fold(
+                (f64::NEG_INFINITY, 0.0),
+                |a, b| if b.0 > a.0 { b } else { a },
+            )
+            .1;
+        let penalty = per_batch * (GENERATE + first);
         let costs: Vec<f64> = self.all.iter().map(|c| c.cost).collect();
         let inverse: Vec<bool> = self.all.iter().map(|c| c.check.at_inverse()).collect();
         let order = choose(groups, &costs, &inverse, penalty);

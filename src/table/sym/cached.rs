@@ -39,8 +39,8 @@ pub struct Share {
 /// The reduced table `solve` would add for `puzzle` under `budget`, if any, and the part
 /// of the budget the ordinary tables are planned in.
 ///
-/// The ordinary tables are planned in the whole budget, a half, a quarter and an eighth
-/// of it, and each time the reduced table gets what they leave. The split with the best
+/// The ordinary tables are planned in the whole budget, a half, a quarter, an eighth and
+/// a sixteenth of it, and each time the reduced table gets what they leave. The split with the best
 /// score wins (the ordinary plan's, plus the reduced table's log2 positions less one,
 /// the same measure): a reduced table that sees a hundred times more positions than the
 /// ordinary tables is worth most of the memory, while a small one is added to them.
@@ -57,7 +57,10 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
     // under 1G) look large next to them, and the sum of scores, which rewards many
     // small tables, takes the trade.
     let mut largest = 0u64;
-    for shift in 0..4 {
+    // Down to a sixteenth: the 3x3x3's corners × flips (5.6 GiB with its class table)
+    // then fits the default budget of a 24 GiB machine (a quarter, 5.9 GiB) beside
+    // small ordinary tables, which the search mostly leaves out next to it anyway.
+    for shift in 0..5 {
         let ordinary = budget >> shift;
         let report = match plan::plan_report(puzzle, ordinary) {
             Ok(r) => r,

@@ -310,27 +310,24 @@ impl Plan {
         }
         let groups = samples.groups();
         let n = n as f64;
-        self.cuts = Some(
-            (0..self.all.len())
-                .map(|i| {
-                    let cut = groups
-                        .iter()
-                        .filter(|g| g.0 >> i & 1 == 1)
-                        .fold(0.0, |a, g| a + g.1);
-                    cut / n
-                })
-                .collect(),
-        );
+        let cuts: Vec<f64> = (0..self.all.len())
+            .map(|i| {
+                let cut = groups
+                    .iter()
+                    .filter(|g| g.0 >> i & 1 == 1)
+                    .fold(0.0, |a, g| a + g.1);
+                cut / n
+            })
+            .collect();
         let per_batch = n / samples.batches as f64;
         // A child let through wrongly has its children generated, and each of them
         // meets the first check at least: the one that cuts the most per cost, which
         // every child meets (not merely the cheapest check, which may be a tiny table
         // that the plan will not even make first).
-        let cuts = self.cuts.as_deref().unwrap_or(&[]);
         let first = self
             .all
             .iter()
-            .zip(cuts)
+            .zip(&cuts)
             .filter(|(c, _)| !c.check.at_inverse())
             .map(|(c, &cut)| (cut / c.cost.max(1e-9), c.cost))
             .fold(
@@ -342,6 +339,7 @@ impl Plan {
         let costs: Vec<f64> = self.all.iter().map(|c| c.cost).collect();
         let inverse: Vec<bool> = self.all.iter().map(|c| c.check.at_inverse()).collect();
         let order = choose(groups, &costs, &inverse, penalty);
+        self.cuts = Some(cuts);
         // Nothing cut any sampled child with cost left: the sample says nothing about
         // the checks (they may still cut children with nothing left, or unreachable
         // positions), so the plan stays.

@@ -31,8 +31,6 @@ struct Worker<'c, 'a, 'e> {
     samples: Samples,
     /// Per child of a sampled batch, the checks that would cut it.
     kmask: Vec<u64>,
-    /// Every probe slot, for sampled batches, which read them all.
-    every_slot: Vec<usize>,
     /// A sampled child's whole position.
     child: crate::puzzle::State,
     states: Vec<u32>,
@@ -95,7 +93,6 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             plan,
             samples: Samples::default(),
             kmask: vec![0; ctx.nm],
-            every_slot: (0..ctx.sym.slots.len()).collect(),
             child: ctx.start_state.clone(),
             states,
             keys,

@@ -37,14 +37,20 @@ impl Worker<'_, '_, '_> {
 
     /// The probe slots `slots` of the first `alive` children (from row `kbase`), from
     /// the node's at `level`.
-    fn probe_rows(&mut self, level: usize, kbase: usize, alive: usize, slots: &[usize]) {
+    fn probe_rows(
+        &mut self,
+        level: usize,
+        kbase: usize,
+        alive: usize,
+        slots: impl Iterator<Item = usize> + Clone,
+    ) {
         let ctx = self.ctx;
         let (pw, nm) = (ctx.sym.slots.len(), ctx.nm);
         let cur = &self.pvals[level * pw..(level + 1) * pw];
         for i in 0..alive {
             let m = self.kmove[kbase + i] as usize;
             let row = &mut self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
-            for &s in slots {
+            for s in slots.clone() {
                 let slot = &ctx.sym.slots[s];
                 row[s] = slot.table[cur[s] as usize * nm + slot.map[m] as usize];
             }
@@ -116,7 +122,7 @@ impl Worker<'_, '_, '_> {
                 return 0;
             }
             if c.reads_slots() && !rows {
-                self.probe_rows(level, kbase, alive, &plan.live);
+                self.probe_rows(level, kbase, alive, plan.live.iter().copied());
                 rows = true;
             }
             self.bounds(c, kbase, alive);
@@ -185,10 +191,8 @@ impl Worker<'_, '_, '_> {
         for l in 0..level {
             self.advance_probes(l, self.path[l] as usize);
         }
-        let every = std::mem::take(&mut self.every_slot);
-        self.probe_rows(level, kbase, alive, &every);
-        self.every_slot = every;
-        self.kmask[..alive].iter_mut().for_each(|m| *m = 0);
+        self.probe_rows(level, kbase, alive, 0..ctx.sym.slots.len());
+        self.kmask[..alive].fill(0);
         for (bit, info) in plan.all.iter().enumerate() {
             if info.check.at_inverse() {
                 continue;

@@ -260,6 +260,22 @@ impl Space<'_> {
         }
     }
 
+    /// Lists the entries of `class` equal to `value` and the classes its moves lead to
+    /// (into `sc`), and warms those in `region`; false when there is nothing to do: no
+    /// such entry, or no move into `region`.
+    fn open_class(&self, class: usize, value: u8, region: (u32, u32), sc: &mut Scratch) -> bool {
+        self.list_equal(class, value, &mut sc.list);
+        if sc.list.is_empty() {
+            return false;
+        }
+        self.targets(class, sc);
+        if !sc.targets.iter().any(|t| region.0 <= t.0 && t.0 < region.1) {
+            return false;
+        }
+        self.warm_targets(&sc.targets, region, sc.list.len());
+        true
+    }
+
     /// `parts` ranges of classes covering them all, each starting on a word boundary
     /// of the entries, so that no word holds entries of two ranges.
     fn regions(&self, parts: usize) -> Vec<(u32, u32)> {
@@ -291,16 +307,10 @@ impl Space<'_> {
             cap,
             region,
         } = *pass;
-        self.list_equal(class, d, &mut sc.list);
-        if sc.list.is_empty() {
+        if !self.open_class(class, d, region, sc) {
             return 0;
         }
-        self.targets(class, sc);
         let mine = |c2: u32| region.0 <= c2 && c2 < region.1;
-        if !sc.targets.iter().any(|t| mine(t.0)) {
-            return 0;
-        }
-        self.warm_targets(&sc.targets, region, sc.list.len());
         if !self.rows.is_empty() {
             return self.forward_rows(pass, sc);
         }
@@ -331,12 +341,9 @@ impl Space<'_> {
     /// Sets every unset entry of `class` with a neighbour at `d` to `d + 1` (unit
     /// costs only).
     fn backward(&self, class: usize, d: u8, sc: &mut Scratch) {
-        self.list_equal(class, self.cells.unset(), &mut sc.list);
-        if sc.list.is_empty() {
+        if !self.open_class(class, self.cells.unset(), (0, u32::MAX), sc) {
             return;
         }
-        self.targets(class, sc);
-        self.warm_targets(&sc.targets, (0, u32::MAX), sc.list.len());
         let own_stab = self.classes.stab[class];
         if !self.rows.is_empty() {
             return self.backward_rows(class, d, own_stab, sc);

@@ -189,6 +189,7 @@ pub fn compute_distributed(
         mine = Some((counts, leader));
     }
     let (counts, leader) = mine.ok_or(GodError::Internal("no worker ran"))?;
+    super::verify_total(&counts, super::exact_total(puzzle))?;
     Ok(DistTable {
         counts,
         leader,

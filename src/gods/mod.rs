@@ -215,6 +215,37 @@ pub enum GodError {
     Stopped(usize),
     #[error("internal error: {0}")]
     Internal(&'static str),
+    /// The layers add up to another number than the exact count of reachable
+    /// positions (Schreier–Sims): a defect in a search, never a property of the puzzle.
+    #[error(
+        "internal error: the table counts {counted} positions but exactly {exact} are \
+         reachable; refusing to give a wrong table (please report this definition)"
+    )]
+    Miscount { counted: u64, exact: u64 },
+}
+
+/// The exact number of positions the moves reach, where the group can tell it and the
+/// searches count exactly that set: no `Block` and no guards (legal moves would then
+/// depend on the position) and no goal that is a set (whose distances start from
+/// several positions). `None` elsewhere, or when the count is only a bound.
+pub(crate) fn exact_total(puzzle: &Puzzle) -> Option<u64> {
+    if !puzzle.blocks.is_empty() || puzzle.has_guards() || puzzle.goal_is_set() {
+        return None;
+    }
+    match crate::group::Group::new(puzzle).ok()?.reachable() {
+        crate::group::Count::Exact(v) => v.to_u64(),
+        crate::group::Count::UpperBound(_) => None,
+    }
+}
+
+/// Refuses a finished table whose layers do not add up to `exact` (from [`exact_total`]
+/// before the search): one wrong table must never be printed or saved as right.
+pub(crate) fn verify_total(counts: &[u64], exact: Option<u64>) -> Result<(), GodError> {
+    let counted = counts.iter().sum();
+    match exact {
+        Some(exact) if exact != counted => Err(GodError::Miscount { counted, exact }),
+        _ => Ok(()),
+    }
 }
 
 /// The moves as the searches see them: costs, inverse and quarter-turn columns.
@@ -354,6 +385,7 @@ pub fn compute(
     on_layer: &Layers,
 ) -> Result<GodTable, GodError> {
     let t0 = Instant::now();
+    let expected = exact_total(puzzle);
     let info = MoveInfo::new(puzzle, opts.metric);
     let exact = info.directed || opts.keep_distances;
     let bits = if exact {
@@ -434,6 +466,7 @@ pub fn compute(
             }
         }
     };
+    verify_total(&table.counts, expected)?;
     table.seconds = t0.elapsed().as_secs_f64();
     Ok(table)
 }

@@ -300,3 +300,77 @@ fn memory_budget_is_enforced_up_front() {
     assert!(matches!(err, GodError::OverBudget { .. }), "{err}");
     assert!(err.to_string().contains("--memory"));
 }
+
+/// Three sets (7 pieces with 3 twists, 6 with 2, 4 with 1) under two moves: 192
+/// positions. The index merges a `Reach` group of its small components into a
+/// `Product` with an orientation coordinate; the product's move table once read the
+/// group's table with a row width of zero (taken from the group's empty `src`), so the
+/// search found 132 positions and then no path from its last layer.
+pub(crate) const PRODUCT_OF_REACH: &str = "Name T
+Set A 7 3
+Set B 6 2
+Set C 4 1
+Solved
+A
+1 2 3 4 5 6 7
+B
+1 2 3 4 5 6
+C
+1 2 3 4
+End
+Move M0
+A
+1 2 3 4 5 6 7
+0 0 0 0 0 0 0
+B
+1 2 3 4 5 6
+1 0 0 1 0 0
+C
+2 4 1 3
+End
+Move M1
+A
+1 3 5 4 7 6 2
+0 0 0 0 0 0 1
+B
+4 6 3 2 5 1
+0 0 1 1 0 0
+C
+4 2 3 1
+End
+";
+
+#[test]
+fn a_product_holding_a_reach_group_counts_exactly() {
+    let p = crate::def::parse_puzzle(PRODUCT_OF_REACH.as_bytes(), "t.def")
+        .unwrap()
+        .0;
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let dist = brute(&p, metric);
+        let want = histogram(&dist);
+        assert_eq!(want.iter().sum::<u64>(), 192);
+        for pull in [None, Some(true), Some(false)] {
+            for move_tables in [true, false] {
+                for merge_components in [true, false] {
+                    let opts = GodOptions {
+                        metric,
+                        method: Method::Indexed,
+                        tuning: Tuning {
+                            pull,
+                            move_tables,
+                            merge_components,
+                            ..Tuning::default()
+                        },
+                        ..GodOptions::default()
+                    };
+                    let t = compute(&p, &opts, &Silent, &|_, _| {}).unwrap();
+                    assert_eq!(
+                        t.counts, want,
+                        "{metric:?} {pull:?} {move_tables} {merge_components}"
+                    );
+                    check_antipodes(&p, &t, metric, &dist);
+                }
+            }
+        }
+    }
+}

@@ -52,6 +52,10 @@ pub(crate) struct Component {
     pub(super) src: Vec<Vec<u16>>,
     /// Per transform: the twist added at each local position (orientation components).
     pub(super) twist: Vec<Vec<u8>>,
+    /// The number of transforms: the width of a row of `table`. Every component keeps
+    /// its own, because a composite (`Product`, `Reach`) has no `src` rows to count and
+    /// may itself be a part of a `Product`.
+    pub(super) ntrans: usize,
     /// `table[r * ntrans + t]`: the rank after transform `t` from rank `r`.
     pub(super) table: Option<Vec<u32>>,
 }
@@ -235,8 +239,7 @@ impl Component {
             Kind::Product { parts } => {
                 let (mut rem, mut mult, mut out) = (r, 1u64, 0u64);
                 for c in parts.iter().rev() {
-                    // Parts are leaves with one source row per transform.
-                    out += c.next(rem % c.count, t, c.src.len(), sc) * mult;
+                    out += c.next(rem % c.count, t, sc) * mult;
                     rem /= c.count;
                     mult *= c.count;
                 }
@@ -245,12 +248,15 @@ impl Component {
             Kind::Reach { parts, tuples } => {
                 let (mut rem, mut mult, mut out) = (tuples[r as usize] as u64, 1u64, 0u64);
                 for c in parts.iter().rev() {
-                    out += c.next(rem % c.count, t, c.src.len(), sc) * mult;
+                    out += c.next(rem % c.count, t, sc) * mult;
                     rem /= c.count;
                     mult *= c.count;
                 }
-                // The list is closed under the transforms, so the search always finds it.
-                return tuples.binary_search(&(out as u32)).unwrap_or(0) as u64;
+                // The list is closed under the transforms, so the search always finds it
+                // (checked in debug builds; `describes` checks states from outside).
+                let found = tuples.binary_search(&(out as u32));
+                debug_assert!(found.is_ok(), "a Reach list not closed under a transform");
+                return found.unwrap_or(0) as u64;
             }
         }
         self.step_loaded(t, sc)
@@ -279,18 +285,19 @@ impl Component {
 
     /// The rank after transform `t` (of `ntrans`), by table when there is one.
     #[inline]
-    pub(super) fn next(&self, r: u64, t: usize, ntrans: usize, sc: &mut Scratch) -> u64 {
+    pub(super) fn next(&self, r: u64, t: usize, sc: &mut Scratch) -> u64 {
         match &self.table {
-            Some(tab) => tab[r as usize * ntrans + t] as u64,
+            Some(tab) => tab[r as usize * self.ntrans + t] as u64,
             None => self.step(r, t, sc),
         }
     }
 
-    pub(super) fn build_table(&mut self, ntrans: usize) {
+    pub(super) fn build_table(&mut self) {
+        let ntrans = self.ntrans;
         // A composite's table is composed from its parts' tables, which are small.
         if let Kind::Product { parts } | Kind::Reach { parts, .. } = &mut self.kind {
             for c in parts.iter_mut().filter(|c| c.table.is_none()) {
-                c.build_table(ntrans);
+                c.build_table();
             }
         }
         let len = self.scratch_len();

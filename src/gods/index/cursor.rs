@@ -76,7 +76,7 @@ impl<'a> Cursor<'a> {
                 } else {
                     self.sums[(c - 1) * nt + t]
                 };
-                let r = comp.next(self.ranks[c], t, nt, &mut self.sc);
+                let r = comp.next(self.ranks[c], t, &mut self.sc);
                 self.sums[c * nt + t] = prev + r * stride;
             }
         }

@@ -176,6 +176,7 @@ impl Indexer {
                         count,
                         src: src.clone(),
                         twist: twist.clone(),
+                        ntrans: transforms.len(),
                         table: None,
                     });
                 }
@@ -202,6 +203,7 @@ impl Indexer {
                             count,
                             src,
                             twist,
+                            ntrans: transforms.len(),
                             table: None,
                         });
                     }
@@ -237,6 +239,7 @@ impl Indexer {
                 count: product,
                 src: Vec::new(),
                 twist: Vec::new(),
+                ntrans: transforms.len(),
                 table: None,
             });
         }
@@ -287,7 +290,7 @@ impl Indexer {
         let (chosen, used) = self.plan_tables(limit);
         for (c, build) in chosen.into_iter().enumerate() {
             if build {
-                self.comps[c].build_table(self.ntrans);
+                self.comps[c].build_table();
             }
         }
         if let Some(inner) = self.comps.last() {
@@ -388,7 +391,7 @@ impl Indexer {
     pub(crate) fn neighbour(&self, mut i: u64, t: usize, sc: &mut Scratch) -> u64 {
         let mut out = 0;
         for (c, &stride) in self.comps.iter().zip(&self.strides) {
-            out += c.next(i / stride, t, self.ntrans, sc) * stride;
+            out += c.next(i / stride, t, sc) * stride;
             i %= stride;
         }
         out

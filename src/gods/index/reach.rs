@@ -47,7 +47,7 @@ pub(super) fn group(
     chosen.sort_unstable();
     let mut parts: Vec<Component> = chosen.iter().map(|&c| comps[c].clone()).collect();
     for part in &mut parts {
-        part.build_table(ntrans);
+        part.build_table();
     }
     let start = parts
         .iter()
@@ -55,7 +55,7 @@ pub(super) fn group(
     let tuples = orbit(product, start, ntrans, |v, t| {
         let (mut rem, mut mult, mut out) = (v, 1u64, 0u64);
         for c in parts.iter().rev() {
-            out += c.next(rem % c.count, t, ntrans, sc) * mult;
+            out += c.next(rem % c.count, t, sc) * mult;
             rem /= c.count;
             mult *= c.count;
         }
@@ -77,6 +77,7 @@ pub(super) fn group(
         kind: Kind::Reach { parts, tuples },
         src: Vec::new(),
         twist: Vec::new(),
+        ntrans,
         table: None,
     });
     out

@@ -204,6 +204,7 @@ fn lehmer_ranks_are_the_coordinate_ranks() {
         count: coord.count(),
         src: vec![],
         twist: vec![],
+        ntrans: 0,
         table: None,
     };
     let mut out = [0u16; 5];
@@ -213,5 +214,37 @@ fn lehmer_ranks_are_the_coordinate_ranks() {
         assert_eq!(c.rank_perm(&out), r);
         c.unrank_perm(r, &mut back);
         assert_eq!(back, out);
+    }
+}
+
+/// A composite part inside a composite: two twisted orbits and a small arrangement,
+/// grouped into a `Reach` component (only some combinations occur) which the merge
+/// then puts into a `Product` with the remaining coordinate. The product's move table
+/// must step the group by the group's own table, whatever its rows look like.
+#[test]
+fn a_reach_group_inside_a_product_steps_by_its_table() {
+    let p = crate::def::parse_puzzle(crate::gods::tests::PRODUCT_OF_REACH.as_bytes(), "t.def")
+        .unwrap()
+        .0;
+    let transforms: Vec<Transform> = p.moves.iter().map(|m| m.effect.clone()).collect();
+    let mut ix = Indexer::new(&p, &transforms, true).unwrap();
+    let nested = ix.components().iter().any(|c| match &c.kind {
+        Kind::Product { parts } => parts.iter().any(|q| matches!(q.kind, Kind::Reach { .. })),
+        _ => false,
+    });
+    assert!(nested, "the layout this test is about");
+    ix.build_tables(u64::MAX);
+    let mut sc = ix.scratch();
+    let mut cur = Cursor::new(&ix);
+    let reached = reachable(&p, &transforms);
+    assert_eq!(reached.len(), 192);
+    for s in &reached {
+        let i = ix.index_of(s, &mut sc);
+        cur.seek(i);
+        for (t, tr) in transforms.iter().enumerate() {
+            let want = ix.index_of(&s.then(tr, &p.sets), &mut sc);
+            assert_eq!(cur.neighbour(t), want);
+            assert_eq!(ix.neighbour(i, t, &mut sc), want);
+        }
     }
 }

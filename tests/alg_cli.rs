@@ -103,8 +103,8 @@ fn blocked_moves_are_refused_at_their_column() {
         .stdout("R' U'\n");
 }
 
-/// README's worked example of the vector conventions ("What the numbers mean"): the
-/// position `R` makes on the shipped 2x2x2, written as a `Scramble` would write it.
+/// docs/conventions.md's worked example of the vector conventions ("What the numbers
+/// mean"): the position `R` makes on the shipped 2x2x2, written as a `Scramble` would.
 #[test]
 fn show_gives_the_readme_example_of_the_conventions() {
     let cube2 = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/2x2x2.def");
@@ -115,6 +115,7 @@ fn show_gives_the_readme_example_of_the_conventions() {
         .success()
         .stdout("CORNERS\n5 2 3 1 7 6 4\n2 0 0 1 1 0 2\n");
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/conventions.md"))
+            .unwrap();
     assert!(readme.contains("`5 2 3 1 7 6 4` with twists `2 0 0 1 1 0 2`"));
 }

@@ -16,7 +16,9 @@ pub struct TableArgs {
     /// Memory budget for move and pruning tables, such as 512M or 8G (default: a quarter
     /// of RAM). At least 16M: below that even small puzzles' tables do not fit and
     /// solving runs tens of times slower. A puzzle whose move tables need more is refused
-    /// with the budget it needs.
+    /// with the budget it needs. The budget covers the tables the process holds (move,
+    /// pruning and symmetry tables, loaded or built), which is nearly all of its peak
+    /// resident memory; the operating system's file cache of table files is not counted.
     #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
     pub memory: Option<u64>,
     /// Folder for cached tables (default: ./tables when it exists, else the user's

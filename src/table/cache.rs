@@ -82,6 +82,12 @@ impl Payload {
         &self.map
     }
 
+    /// Whether the bytes were read into private anonymous memory (in huge pages)
+    /// rather than mapped from the file.
+    pub fn is_private(&self) -> bool {
+        self.map.is_private()
+    }
+
     /// The payload past its first `skip` bytes.
     pub fn skip(self, skip: usize) -> Payload {
         Payload {

@@ -48,15 +48,25 @@ pub enum TableFileError {
     },
 }
 
-/// A verified, memory-mapped table payload.
+/// A verified table payload: the file mapped, or for a large table the file read into
+/// anonymous memory in huge pages ([`open_table`] says why).
 pub struct MappedTable {
     map: Mmap,
+    /// Whether `map` is a private copy in anonymous memory (already in huge pages,
+    /// nothing left to copy) rather than the file's mapping.
+    private: bool,
 }
 
 impl MappedTable {
     /// The payload bytes (after the header; 64-byte aligned in memory).
     pub fn payload(&self) -> &[u8] {
         &self.map[HEADER_LEN..]
+    }
+
+    /// Whether the bytes are a private copy in anonymous memory rather than the file's
+    /// mapping.
+    pub fn is_private(&self) -> bool {
+        self.private
     }
 }
 
@@ -86,17 +96,24 @@ impl Deref for HugeCopy {
 /// Tables at least this large are copied into huge pages when loaded ([`huge_copy`]).
 const HUGE_COPY_FROM: usize = 64 << 20;
 
+/// Anonymous memory of `len` bytes that asks for huge pages; `None` when it cannot be
+/// mapped.
+fn huge_anon(len: usize) -> Option<memmap2::MmapMut> {
+    let map = memmap2::MmapOptions::new()
+        .len(len.max(1))
+        .map_anon()
+        .ok()?;
+    // Only a hint: without it (or elsewhere) the memory works with ordinary pages.
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Some(map)
+}
+
 /// Copies `bytes` into a [`HugeCopy`]; `None` when anonymous memory cannot be mapped
 /// (the caller keeps the file mapping then).
 fn huge_copy(bytes: &[u8]) -> Option<HugeCopy> {
     use rayon::prelude::*;
-    let mut map = memmap2::MmapOptions::new()
-        .len(bytes.len().max(1))
-        .map_anon()
-        .ok()?;
-    // Only a hint: without it (or elsewhere) the copy works with ordinary pages.
-    #[cfg(target_os = "linux")]
-    let _ = map.advise(memmap2::Advice::HugePage);
+    let mut map = huge_anon(bytes.len())?;
     map.par_chunks_mut(1 << 21)
         .zip(bytes.par_chunks(1 << 21))
         .for_each(|(to, from)| to.copy_from_slice(from));
@@ -106,13 +123,14 @@ fn huge_copy(bytes: &[u8]) -> Option<HugeCopy> {
     })
 }
 
-/// The bytes of a loaded table's entries: a [`HugeCopy`] when they are large, else the
-/// mapping of the file itself.
-pub fn entries_from<T>(payload: T) -> Box<dyn Deref<Target = [u8]> + Send + Sync>
+/// The bytes of a loaded table's entries: as they are when `private` (read into
+/// anonymous memory already, see [`open_table`]), a [`HugeCopy`] when they are large,
+/// else the mapping of the file itself.
+pub fn entries_from<T>(payload: T, private: bool) -> Box<dyn Deref<Target = [u8]> + Send + Sync>
 where
     T: Deref<Target = [u8]> + Send + Sync + 'static,
 {
-    if payload.len() >= HUGE_COPY_FROM {
+    if !private && payload.len() >= HUGE_COPY_FROM {
         if let Some(copy) = huge_copy(&payload) {
             return Box::new(copy);
         }
@@ -438,13 +456,67 @@ pub fn open_table(path: &Path, kind: &str, key: u64) -> Result<MappedTable, Tabl
     if len < HEADER_LEN as u64 {
         return Err(TableFileError::Truncated(p()));
     }
+    // A large table is read into anonymous memory (in huge pages) rather than mapped
+    // and then copied: while a mapping's pages are read (the checksum reads them all)
+    // they count as the process's resident memory, so mapping and copying held each
+    // large table twice at its peak, past the `--memory` budget. Read, the file's pages
+    // stay in the page cache, which is not the process's.
+    if len - HEADER_LEN as u64 >= HUGE_COPY_FROM as u64 {
+        if let Some(map) = read_private(&file, len as usize, path)? {
+            check_table(&map, path, kind, key)?;
+            return Ok(MappedTable { map, private: true });
+        }
+    }
     // SAFETY: the map is read-only and the file is only ever replaced by rename, never
     // modified in place by ksolve, so the mapped bytes do not change under us unless
     // another program writes into the cache folder, which we do not defend against.
     let map =
         unsafe { Mmap::map(&file) }.map_err(|source| TableFileError::Io { path: p(), source })?;
     check_table(&map, path, kind, key)?;
-    Ok(MappedTable { map })
+    Ok(MappedTable {
+        map,
+        private: false,
+    })
+}
+
+/// The first `len` bytes of `file` read into anonymous memory that asks for huge pages,
+/// in parallel blocks; `None` when such memory cannot be had (the caller maps the file
+/// instead). A file shorter than `len` is reported as truncated.
+fn read_private(file: &File, len: usize, path: &Path) -> Result<Option<Mmap>, TableFileError> {
+    use rayon::prelude::*;
+    let Some(mut map) = huge_anon(len) else {
+        return Ok(None);
+    };
+    const BLOCK: usize = 1 << 24;
+    map.par_chunks_mut(BLOCK)
+        .enumerate()
+        .try_for_each(|(i, chunk)| read_at(file, chunk, (i * BLOCK) as u64))
+        .map_err(|source| match source.kind() {
+            std::io::ErrorKind::UnexpectedEof => TableFileError::Truncated(path.to_path_buf()),
+            _ => TableFileError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+        })?;
+    Ok(map.make_read_only().ok())
+}
+
+/// Fills `buf` from `file` at `offset` without moving a shared cursor, so that blocks
+/// can be read in parallel.
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, offset)
+}
+
+/// Fills `buf` from `file` at `offset` (elsewhere than Unix: through a clone of the
+/// handle, whose cursor this call alone moves).
+#[cfg(not(unix))]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = file.try_clone()?;
+    f.seek(SeekFrom::Start(offset))?;
+    f.read_exact(buf)
 }
 
 /// The folder tables are cached in: `explicit` (from `--tables`), else `tables/` in the
@@ -489,6 +561,34 @@ mod tests {
         let path = dir.path().join("t.tbl");
         write_table_parts(&path, "prune", 7, &[&data[..64], &data[64..]]).unwrap();
         assert_eq!(&*open_table(&path, "prune", 7).unwrap(), &data[..]);
+    }
+
+    #[test]
+    fn a_large_table_is_read_into_private_memory_not_mapped() {
+        // Large enough to be read rather than mapped; a small one stays mapped.
+        let data: Vec<u8> = (0..HUGE_COPY_FROM + 4096)
+            .map(|i| (i % 251) as u8)
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.tbl");
+        write_table(&path, "prune", 9, &data).unwrap();
+        let t = open_table(&path, "prune", 9).unwrap();
+        assert!(t.is_private());
+        assert!(&*t == &data[..]);
+        // Its entries are not copied a second time.
+        let entries = entries_from(t, true);
+        assert_eq!(entries.len(), data.len());
+        let small = dir.path().join("small.tbl");
+        write_table(&small, "prune", 9, &data[..4096]).unwrap();
+        assert!(!open_table(&small, "prune", 9).unwrap().is_private());
+        // Damage is found in a read table as in a mapped one.
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 12345] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        assert!(matches!(
+            open_table(&path, "prune", 9),
+            Err(TableFileError::Corrupt(..))
+        ));
     }
 
     #[test]

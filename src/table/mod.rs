@@ -108,7 +108,8 @@ pub(crate) fn prune_from_payload(
         _ => return None,
     };
     let max_depth = head[1];
-    let entries = Entries::Mapped(file::entries_from(payload.skip(PRUNE_PREFIX)));
+    let private = payload.is_private();
+    let entries = Entries::Mapped(file::entries_from(payload.skip(PRUNE_PREFIX), private));
     PruneTable::from_entries(metric, sizes, format, max_depth, entries)
 }
 

@@ -47,7 +47,7 @@ pub enum Action {
 pub fn run(args: AlgArgs) -> anyhow::Result<u8> {
     let (puzzle, warnings) = load_puzzle(&args.def)?;
     for w in &warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let names = MoveNames::new(&puzzle);
     let mut out = output::stdout();

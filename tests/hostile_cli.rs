@@ -98,3 +98,107 @@ fn completions_to_a_full_disk_say_so() {
     assert!(err.contains("cannot write to standard output"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Runs ksolve under a shell with its address space capped at 1 GiB (so that a
+/// regression fails with an abort instead of taking the machine's memory), with
+/// standard input from `stdin`: a file the shell opens (this process never reads it:
+/// `/dev/zero` is endless), or bytes written to it.
+fn capped(args: &[&str], stdin: Input) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("ksolve");
+    let mut script = String::from("ulimit -v 1048576; exec \"$0\"");
+    for k in 1..=args.len() {
+        script.push_str(&format!(" \"${k}\""));
+    }
+    let bytes = match stdin {
+        Input::File(p) => {
+            script.push_str(&format!(" < {p}"));
+            Vec::new()
+        }
+        Input::Bytes(b) => b,
+    };
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(bin)
+        .args(args)
+        .timeout(PROMPT)
+        .write_stdin(bytes)
+        .output()
+        .unwrap()
+}
+
+enum Input<'a> {
+    File(&'a str),
+    Bytes(Vec<u8>),
+}
+
+#[test]
+fn an_endless_line_to_alg_is_refused_where_it_is() {
+    let def = root().join("puzzles/2x2x2.def");
+    let def = def.to_str().unwrap();
+    for action in ["show", "invert"] {
+        let out = capped(&["alg", def, action], Input::File("/dev/zero"));
+        assert_code(&out, 2);
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("error: <stdin>:1: the line goes on past"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn an_endless_line_ends_a_play_script_where_it_is() {
+    let def = root().join("puzzles/2x2x2.def");
+    let out = capped(
+        &["play", def.to_str().unwrap(), "--no-clock"],
+        Input::File("/dev/zero"),
+    );
+    assert_code(&out, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("error: <stdin>:1: the line goes on past"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_play_line_that_expands_past_the_cap_is_refused_and_the_session_goes_on() {
+    let def = root().join("puzzles/3x3x3.def");
+    let out = capped(
+        &["play", def.to_str().unwrap(), "--no-clock"],
+        Input::Bytes(b"(R U)268435456\n(R U)100000000\nR\n".to_vec()),
+    );
+    assert_code(&out, 2);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("error: <stdin>:1:1: these moves expand to 536870912 moves"),
+        "{said}"
+    );
+    assert!(
+        said.contains("error: <stdin>:2:1: these moves expand to 200000000 moves"),
+        "{said}"
+    );
+    // The line after them is played.
+    assert!(said.contains("> R\n"), "{said}");
+    assert!(said.trim_end().ends_with("Moves: 1"), "{said}");
+}
+
+#[test]
+fn a_play_line_that_is_not_utf8_is_refused_at_its_line_and_the_session_goes_on() {
+    let def = root().join("puzzles/2x2x2.def");
+    let out = ksolve()
+        .args(["play", def.to_str().unwrap(), "--no-clock"])
+        .write_stdin(b"R\nR\xff U\nU\n".to_vec())
+        .output()
+        .unwrap();
+    assert_code(&out, 2);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("error: <stdin>:2:2: byte 0xff is not UTF-8 text"),
+        "{said}"
+    );
+    assert!(said.contains("> U\n"), "{said}");
+    assert!(said.trim_end().ends_with("Moves: 2"), "{said}");
+}

@@ -202,3 +202,32 @@ fn a_play_line_that_is_not_utf8_is_refused_at_its_line_and_the_session_goes_on()
     assert!(said.contains("> U\n"), "{said}");
     assert!(said.trim_end().ends_with("Moves: 2"), "{said}");
 }
+
+#[test]
+fn a_goal_without_positions_is_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("none.def");
+    std::fs::write(
+        &def,
+        "Set Cells 4 1\nSolved\nCells\n?1 ?1 ?2 ?2\nRequire Cells 1 1 never\n\
+         Require Cells 1 2 never\nEnd\nMove M\nCells\n2 1 3 4\nEnd\n",
+    )
+    .unwrap();
+    let scr = dir.path().join("r.txt");
+    std::fs::write(&scr, "RandomScramble r\nEnd\n").unwrap();
+    let def = def.to_str().unwrap();
+    for args in [
+        vec!["check", def],
+        vec!["god", def],
+        vec!["solve", def, scr.to_str().unwrap(), "--seed", "1"],
+    ] {
+        let out = ksolve().args(&args).output().unwrap();
+        assert_code(&out, 2);
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("none.def:2:1: no filling of the free positions (`?`) keeps the `Require` rules (lines 5-6)"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

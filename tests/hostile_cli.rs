@@ -231,3 +231,36 @@ fn a_goal_without_positions_is_refused_by_every_command() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn free_moves_that_cannot_be_bounded_are_refused_before_any_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("free.def");
+    let base = std::fs::read_to_string(root().join("puzzles/2x2x2.def")).unwrap();
+    std::fs::write(&def, format!("{base}\nMoveCosts\nU* 0\nR* 0\nF* 0\nEnd\n")).unwrap();
+    let scr = dir.path().join("s.txt");
+    std::fs::write(&scr, "ScrambleAlg s\nR U\nEnd\n").unwrap();
+    let tables = dir.path().join("tables");
+    let (def, scr) = (def.to_str().unwrap(), scr.to_str().unwrap());
+    for json in [true, false] {
+        let mut c = ksolve();
+        c.args(["solve", def, scr, "--tables", tables.to_str().unwrap()]);
+        if json {
+            c.arg("--json");
+        }
+        let out = c.output().unwrap();
+        assert_code(&out, 2);
+        assert_eq!(text(&out.stdout), "", "--json {json}");
+        assert!(
+            text(&out.stderr).contains("the moves of cost 0"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    let out = ksolve().args(["check", def, scr]).output().unwrap();
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("warning: `solve` cannot search this definition: the moves of cost 0"),
+        "{err}"
+    );
+}

@@ -616,6 +616,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     if let Err(e) = symmetry {
         errln!("warning: symmetries not computed: {e}");
     }
+    if let Err(e) = ksolve::search::check_free_moves(&puzzle) {
+        errln!("warning: `solve` cannot search this definition: {e}");
+    }
     if let Some(path) = &args.scrambles {
         let scrambles = input::scrambles(path, &puzzle)?;
         summary.scramble_file = Some(input::display_name(path));

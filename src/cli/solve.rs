@@ -210,6 +210,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             );
         }
     }
+    // Results are streamed (with --json, an object is opened before its search), so a
+    // definition no search can take is refused before anything is printed.
+    ksolve::search::check_free_moves(&puzzle)?;
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions {

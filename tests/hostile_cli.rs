@@ -264,3 +264,26 @@ fn free_moves_that_cannot_be_bounded_are_refused_before_any_output() {
         "{err}"
     );
 }
+
+#[test]
+fn a_checkpoint_folder_that_is_a_file_is_refused_before_any_layer() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ck");
+    std::fs::write(&file, "").unwrap();
+    let def = root().join("puzzles/2x2x2.def");
+    for ck in [file.clone(), file.join("sub")] {
+        let out = ksolve()
+            .arg("god")
+            .arg(&def)
+            .arg("--checkpoint")
+            .arg(&ck)
+            .output()
+            .unwrap();
+        assert_code(&out, 2);
+        // Refused up front: not one row of the table was printed.
+        assert_eq!(text(&out.stdout), "", "{}", ck.display());
+        let err = text(&out.stderr);
+        assert!(err.contains("ot a directory"), "{err}");
+        assert!(!err.contains("done in"), "{err}");
+    }
+}

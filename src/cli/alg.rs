@@ -2,12 +2,12 @@
 //! algorithms written in the notation of [`ksolve::alg`]. With no ALG (or `-`) every
 //! line of standard input is one algorithm and gets its own answer, for batch use.
 
-use super::output;
 use super::EXIT_OK;
+use super::{input, output};
 use ksolve::alg::{self, AlgLine, MoveNames};
 use ksolve::def::{format_state, load_puzzle};
 use ksolve::puzzle::Puzzle;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `ksolve alg`.
@@ -47,7 +47,7 @@ pub enum Action {
 pub fn run(args: AlgArgs) -> anyhow::Result<u8> {
     let (puzzle, warnings) = load_puzzle(&args.def)?;
     for w in &warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let names = MoveNames::new(&puzzle);
     let mut out = output::stdout();
@@ -65,15 +65,12 @@ pub fn run(args: AlgArgs) -> anyhow::Result<u8> {
             let mut reader = stdin.lock();
             let mut buf = Vec::new();
             let mut no = 0;
-            loop {
-                buf.clear();
-                if reader.read_until(b'\n', &mut buf)? == 0 {
-                    break;
-                }
+            // Lines are capped, so that an endless one (`< /dev/zero`) is refused
+            // rather than read until memory runs out.
+            while input::read_line(&mut reader, &mut buf, no + 1, "one algorithm per line")? {
                 no += 1;
                 let text = String::from_utf8_lossy(&buf);
-                let text = text.trim_end_matches(['\n', '\r']);
-                let lines = [AlgLine { no, text }];
+                let lines = [AlgLine { no, text: &text }];
                 answer(&mut out, &puzzle, &names, args.action, "<stdin>", &lines)?;
                 if matches!(args.action, Action::Show) {
                     // Positions take several lines each: a blank line ends each one.

@@ -579,7 +579,7 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
 pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     let (puzzle, warnings) = load_puzzle(&args.def)?;
     for w in &warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let mut summary = summarize_puzzle(&puzzle, args.def.display().to_string(), warnings.len());
     let guarded = puzzle.has_guards() || puzzle.goal_is_set();
@@ -601,7 +601,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         match summarize_group(&puzzle, args.orbits, &mut summary) {
             Ok(g) => Some(g),
             Err(e) => {
-                eprintln!("warning: reachable positions not computed: {e}");
+                errln!("warning: reachable positions not computed: {e}");
                 None
             }
         }
@@ -614,7 +614,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         summarize_symmetry(&puzzle, args.no_symmetry, &mut summary)
     };
     if let Err(e) = symmetry {
-        eprintln!("warning: symmetries not computed: {e}");
+        errln!("warning: symmetries not computed: {e}");
+    }
+    if let Err(e) = ksolve::search::check_free_moves(&puzzle) {
+        errln!("warning: `solve` cannot search this definition: {e}");
     }
     if let Some(path) = &args.scrambles {
         let scrambles = input::scrambles(path, &puzzle)?;

@@ -172,7 +172,7 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
         Ok(t) => t,
         Err(e @ gods::GodError::Stopped(_)) => {
             // Not a failure, but no table either: the caller asked for an early stop.
-            eprintln!("{e}");
+            errln!("{e}");
             return Ok(EXIT_NO_SOLUTION);
         }
         Err(e) => return Err(e.into()),
@@ -193,7 +193,7 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
     if let Some(path) = &args.save {
         database::write(path, &puzzle, &table)
             .with_context(|| format!("cannot save the distance table to {}", path.display()))?;
-        eprintln!(
+        errln!(
             "saved the distances of {} positions to {}",
             table.total(),
             path.display()

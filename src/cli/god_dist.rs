@@ -39,13 +39,13 @@ pub fn run(
     let table = match gods::compute_distributed(puzzle, opts, args.timely.clone(), Arc::new(rows)) {
         Ok(t) => t,
         Err(e @ gods::GodError::Stopped(_)) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return Ok(EXIT_NO_SOLUTION);
         }
         Err(e) => return Err(e.into()),
     };
     if !table.leader {
-        eprintln!(
+        errln!(
             "done: {} positions; this process held {} of the distance table",
             table.total(),
             memory::human(table.share_bytes)

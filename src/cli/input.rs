@@ -1,14 +1,51 @@
 //! Reading a scramble file named on the command line, where `-` means standard input
-//! (`ksolve solve DEF -`, `ksolve check DEF -`), so that scrambles can be piped in.
+//! (`ksolve solve DEF -`, `ksolve check DEF -`), so that scrambles can be piped in; and
+//! reading standard input a line at a time (`alg`, scripted `play`), each line capped.
 
 use ksolve::def::{parse_scrambles, read_file, DefError};
 use ksolve::fsutil::MAX_INPUT_BYTES;
 use ksolve::puzzle::{Puzzle, Scramble};
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// How standard input is named in messages (`<stdin>:3:1: ...`).
 pub const STDIN_NAME: &str = "<stdin>";
+
+/// The most bytes one line of standard input may hold where it is read a line at a time
+/// (`alg`, scripted `play`): far more than any algorithm or command typed or generated,
+/// and a bound on the memory an endless line (`< /dev/zero`) can take.
+pub const MAX_LINE_BYTES: u64 = 1 << 24;
+
+/// Reads line `no` (1-based) of `reader` into `buf`, without its line break (`\n` or
+/// `\r\n`); `Ok(false)` at the end of the input. A line longer than [`MAX_LINE_BYTES`] is
+/// refused at `<stdin>:NO` with what was `expected` there, after reading no more than
+/// the cap.
+pub fn read_line(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    no: usize,
+    expected: &str,
+) -> anyhow::Result<bool> {
+    buf.clear();
+    let n = reader
+        .take(MAX_LINE_BYTES + 1)
+        .read_until(b'\n', buf)
+        .map_err(|e| anyhow::anyhow!("{STDIN_NAME}:{no}: cannot read standard input: {e}"))?;
+    if n == 0 {
+        return Ok(false);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    } else if n as u64 > MAX_LINE_BYTES {
+        anyhow::bail!(
+            "{STDIN_NAME}:{no}: the line goes on past {MAX_LINE_BYTES} bytes: expected {expected}"
+        );
+    }
+    Ok(true)
+}
 
 /// Whether `path` is the `-` that stands for standard input.
 pub fn is_stdin(path: &Path) -> bool {

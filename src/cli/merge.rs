@@ -33,7 +33,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
     let merged = merge_dir(&args.dir)?;
     if !merged.missing.is_empty() {
         let n = merged.missing.len();
-        eprintln!(
+        errln!(
             "error: {n} of the {} shards {} missing from {}: {}",
             merged.header.shards,
             if n == 1 { "is" } else { "are" },

@@ -1,6 +1,17 @@
 //! The command-line layer: argument parsing (clap), the ksolve+-compatible argument
 //! forms, progress drawing, printing and exit codes. This is the only code that prints.
 
+// `eprintln!` panics when stderr cannot be written (full, or a pipe whose reader left),
+// which would turn an exit code of 2 into 101: every message goes through `errln!`.
+#![deny(clippy::print_stderr)]
+
+/// `eprintln!` that cannot panic: see [`output::err_line`].
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::output::err_line(format_args!($($arg)*))
+    };
+}
+
 mod alg;
 mod cache;
 mod check;
@@ -178,7 +189,7 @@ pub fn main() -> ExitCode {
         // The reader of our output is gone (`| head`): not an error, see `output`.
         Err(e) if output::is_broken_pipe(&e) => ExitCode::from(EXIT_OK),
         Err(e) => {
-            eprintln!("error: {}", output::chain(&e));
+            errln!("error: {}", output::chain(&e));
             ExitCode::from(EXIT_ERROR)
         }
     }

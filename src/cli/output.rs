@@ -7,8 +7,14 @@
 //! exits with status 0, as ripgrep and other Rust tools do (a C tool would die of
 //! SIGPIPE, which the shell reports only under `pipefail`). Any other write error (a
 //! full disk, `> /dev/full`) exits with status 2 and says why.
+//!
+//! Standard error is written through [`err_line`] (the `errln!` macro), never
+//! `eprintln!`, which panics when the write fails: with stderr full (`2>/dev/full`) or
+//! a closed pipe (`2>&1 | head` after `head` is gone) the message is lost, but the exit
+//! code still says what happened.
 
 use super::EXIT_ERROR;
+use std::fmt;
 use std::io::{self, StdoutLock, Write};
 
 /// The locked standard output, with write errors that name it.
@@ -45,6 +51,12 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// Writes one line to standard error. A failed write is ignored: there is nowhere left
+/// to say so, and the exit code still tells the caller the outcome.
+pub fn err_line(args: fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "{args}");
+}
+
 /// For output written from inside library callbacks, which cannot return an error:
 /// a failed write ends the process here, with the exit code `main` would give, rather
 /// than letting a search or a table computation run on for minutes with nobody reading.
@@ -53,7 +65,7 @@ pub fn or_exit(result: io::Result<()>) {
         if e.kind() == io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("error: {e}");
+        err_line(format_args!("error: {e}"));
         std::process::exit(EXIT_ERROR.into());
     }
 }

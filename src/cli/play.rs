@@ -24,7 +24,7 @@ use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 /// Play with a puzzle: moves, undo, scrambles, optimal solutions step by step, hints,
@@ -223,14 +223,38 @@ fn script(
 ) -> anyhow::Result<u8> {
     let mut code = EXIT_OK;
     let stdin = std::io::stdin();
-    for (i, line) in stdin.lock().lines().enumerate() {
-        let line = line?;
-        let line = line.trim_end_matches('\r');
-        {
-            let mut out = output::stdout();
-            writeln!(out, "> {line}")?;
-        }
-        match one_line(puzzle, session, view, bars, line, ("<stdin>", i + 1))? {
+    let mut reader = stdin.lock();
+    let mut buf = Vec::new();
+    let mut no = 0;
+    // Lines are capped, so that an endless one (`< /dev/zero`) ends the session with an
+    // error rather than filling memory.
+    while input::read_line(&mut reader, &mut buf, no + 1, "one command per line")? {
+        no += 1;
+        let mut out = output::stdout();
+        let line = match std::str::from_utf8(&buf) {
+            Ok(line) => line,
+            Err(e) => {
+                // A line that is not text is refused where its first bad byte lies,
+                // like any refused command, and the session goes on.
+                let good = std::str::from_utf8(&buf[..e.valid_up_to()]).unwrap_or_default();
+                let shown = String::from_utf8_lossy(&buf);
+                writeln!(out, "> {shown}")?;
+                writeln!(
+                    out,
+                    "error: {}:{no}:{}: byte 0x{:02x} is not UTF-8 text: expected a command \
+                     or moves in UTF-8; nothing on this line was done",
+                    input::STDIN_NAME,
+                    good.chars().count() + 1,
+                    buf[e.valid_up_to()]
+                )?;
+                out.flush()?;
+                code = EXIT_ERROR;
+                continue;
+            }
+        };
+        writeln!(out, "> {line}")?;
+        drop(out);
+        match one_line(puzzle, session, view, bars, line, (input::STDIN_NAME, no))? {
             Ok(true) => break,
             Ok(false) => {}
             Err(_) => code = EXIT_ERROR,

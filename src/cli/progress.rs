@@ -66,7 +66,7 @@ impl Bars {
                     bar.finish_and_clear();
                 }
                 if self.lines {
-                    eprintln!("{}", stage_line(&what, started.elapsed()));
+                    errln!("{}", stage_line(&what, started.elapsed()));
                 }
             }
             Some(Phase::Search { bar: Some(bar), .. }) => bar.finish_and_clear(),
@@ -83,8 +83,8 @@ impl Bars {
     fn say(&self, line: &str) {
         let guard = self.lock();
         match guard.as_ref().and_then(Phase::bar) {
-            Some(bar) => bar.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
+            Some(bar) => bar.suspend(|| errln!("{line}")),
+            None => errln!("{line}"),
         }
     }
 }

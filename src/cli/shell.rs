@@ -33,8 +33,12 @@ pub struct ManArgs {
 /// Writes the completion script for `args.shell` to standard output.
 pub fn completions(args: CompletionsArgs) -> anyhow::Result<u8> {
     let mut cmd = Cli::command();
+    // clap_complete panics when its writer fails, so the script is made in memory and
+    // written here, where a full disk or a closed pipe is an error like any other.
+    let mut bytes = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "ksolve", &mut bytes);
     let mut out = output::stdout();
-    clap_complete::generate(args.shell, &mut cmd, "ksolve", &mut out);
+    out.write_all(&bytes)?;
     out.flush()?;
     Ok(EXIT_OK)
 }

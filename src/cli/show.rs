@@ -84,7 +84,7 @@ pub fn from_facelets(puzzle: &Puzzle, facelets: &str) -> anyhow::Result<Result<S
 pub fn run(args: ShowArgs) -> anyhow::Result<u8> {
     let (puzzle, warnings) = load_puzzle(&args.def)?;
     for w in &warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let mut state = puzzle.solved.clone();
     if let Some(f) = &args.facelets {

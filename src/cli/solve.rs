@@ -201,15 +201,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         let ordinary = share.as_ref().map_or(budget, |s| s.ordinary);
         let report = ksolve::table::plan::plan_report(&puzzle, ordinary)?;
         for line in super::verbose::plan_lines(&puzzle, &report, ordinary) {
-            eprintln!("{line}");
+            errln!("{line}");
         }
         if let Some(share) = &share {
-            eprintln!(
+            errln!(
                 "{}",
                 super::verbose::sym_line(share.plan.as_ref(), ordinary, budget)
             );
         }
     }
+    // Results are streamed (with --json, an object is opened before its search), so a
+    // definition no search can take is refused before anything is printed.
+    ksolve::search::check_free_moves(&puzzle)?;
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions {
@@ -471,12 +474,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             code = EXIT_NO_SOLUTION;
         }
         if args.verbose {
-            eprintln!(
+            errln!(
                 "{}: {} nodes, {} extra table lookup(s) available per node",
-                scramble.name, outcome.nodes, outcome.probes
+                scramble.name,
+                outcome.nodes,
+                outcome.probes
             );
             if let Some(line) = super::verbose::checks_line(&outcome.checks) {
-                eprintln!("{}: {line}", scramble.name);
+                errln!("{}: {line}", scramble.name);
             }
         }
         let status = match outcome.status {

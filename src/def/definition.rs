@@ -123,6 +123,9 @@ struct Builder<'s> {
     /// The positions `Solved` leaves free (`?N`), per set, and its `Require` rules.
     free: Vec<Vec<bool>>,
     rules: Vec<puzzle::Rule>,
+    /// The `Solved` line and its `Require` lines, one per rule, for the messages of
+    /// [`super::guard::check_goal`].
+    goal_lines: Option<(Line, Vec<Line>)>,
     move_names: HashMap<String, usize>,
     /// The number of moves, powers included, of the moves so far.
     total_moves: usize,
@@ -583,6 +586,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         guards: Vec::new(),
         free: Vec::new(),
         rules: Vec::new(),
+        goal_lines: None,
         move_names: HashMap::new(),
         total_moves: 0,
         ignore: None,
@@ -607,6 +611,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
             DefItem::Solved(line, secs, conds) => {
                 b.solved(&line, &secs)?;
                 b.rules = b.guard_ctx(&line).rules(&conds)?;
+                b.goal_lines = Some((line, conds));
             }
             DefItem::Move(line, secs, conds) => {
                 let guard = b.guard_ctx(&line).guard(&conds)?;

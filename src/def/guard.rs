@@ -9,10 +9,14 @@
 //!
 //! Positions and labels are numbered as the block's vectors are (from 1, or from 0 in
 //! twsearch's blocks); `LABELS` is one number or several joined by commas (`1,3`).
+//!
+//! Once the puzzle is assembled, [`check_goal`] refuses a goal the rules leave without a
+//! position: every search and count starts from the goal's positions, and with none a
+//! random scramble has nothing to draw from and a table counts nothing.
 
 use super::error::{DefError, ErrorKind};
 use super::lex::{entry, Entry, Line, Source};
-use crate::puzzle::{Cond, Guard, Rule, SetDef};
+use crate::puzzle::{Cond, Guard, Puzzle, Rule, SetDef};
 use std::collections::HashMap;
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
@@ -182,5 +186,80 @@ impl Ctx<'_> {
             out.push(Rule { when, then });
         }
         Ok(out)
+    }
+}
+
+/// Refuses a goal that the `Require` rules leave without a position: a rule broken by
+/// positions of `Solved` that are fixed (not `?`) is named at its line; otherwise, when
+/// no filling of the free positions keeps every rule, the `Solved` line is, with the
+/// rules' lines. `rule_lines` are the `Require` lines, one per rule of `puzzle`.
+pub(crate) fn check_goal(
+    src: &Source,
+    puzzle: &Puzzle,
+    solved: &Line,
+    rule_lines: &[Line],
+) -> Result<(), DefError> {
+    if puzzle.rules.is_empty() {
+        return Ok(());
+    }
+    let fixed = |c: &Cond| !puzzle.free.get(c.set).is_some_and(|f| f[c.pos]);
+    for (rule, line) in puzzle.rules.iter().zip(rule_lines) {
+        if fixed(&rule.when) && rule.then.as_ref().is_none_or(fixed) && !rule.holds(&puzzle.solved)
+        {
+            return Err(src.err(
+                line,
+                0,
+                invalid(
+                    "the positions of `Solved` without `?` break this rule, so no goal \
+                     position keeps it: expected a `Solved` state that keeps every \
+                     `Require` rule",
+                ),
+            ));
+        }
+    }
+    if puzzle.goal_is_set() && puzzle.goal_positions(1).is_some_and(|g| g.is_empty()) {
+        return Err(src.err(
+            solved,
+            0,
+            invalid(format!(
+                "no filling of the free positions (`?`) keeps the `Require` rules (line{} \
+                 {}): expected rules that leave the goal at least one position",
+                if rule_lines.len() == 1 { "" } else { "s" },
+                line_ranges(rule_lines.iter().map(|l| l.no))
+            )),
+        ));
+    }
+    Ok(())
+}
+
+/// Line numbers, ascending, with runs written as ranges: `3, 5-9, 12`.
+fn line_ranges(lines: impl Iterator<Item = usize>) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for n in lines {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == n => *end = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    runs.iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn line_ranges_join_runs() {
+        let r = |v: &[usize]| super::line_ranges(v.iter().copied());
+        assert_eq!(r(&[3, 5, 6, 7, 8, 9, 12]), "3, 5-9, 12");
+        assert_eq!(r(&[4]), "4");
+        assert_eq!(r(&[]), "");
     }
 }

@@ -583,3 +583,41 @@ fn move_costs_weigh_moves_and_refuse_bad_rows() {
     let e = bad("Z* 1");
     assert!(e.to_string().contains("`*` follows a move"), "{e}");
 }
+
+/// A board of four cells whose goal frees the first three (`?`) and fixes the last.
+fn rules_def(solved: &str, rules: &str) -> String {
+    format!("Set Cells 4 1\nSolved\nCells\n{solved}\n{rules}End\nMove M\nCells\n2 1 3 4\nEnd\n")
+}
+
+#[test]
+fn a_goal_the_require_rules_leave_empty_is_refused_with_the_rules_named() {
+    // Cell 1 may hold neither label the free cells share: no filling is left.
+    let text = rules_def(
+        "?1 ?1 ?2 4",
+        "Require Cells 1 1 never\nRequire Cells 1 2 never\n",
+    );
+    let e = parse_puzzle(text.as_bytes(), "r.def").expect_err("no goal position");
+    assert_eq!((e.line, e.col), (2, 1), "{e}");
+    assert!(e.to_string().contains("(lines 5-6)"), "{e}");
+    // One rule that still leaves a filling is kept.
+    let text = rules_def("?1 ?1 ?2 4", "Require Cells 1 1 never\n");
+    let (p, _) = parse_puzzle(text.as_bytes(), "r.def").unwrap();
+    assert_eq!(p.goal_positions(10).map(|g| g.len()), Some(1));
+}
+
+#[test]
+fn a_solved_state_whose_fixed_cells_break_a_rule_is_refused_at_the_rule() {
+    let text = rules_def(
+        "1 2 3 4",
+        "Require Cells 2 3 4 1\nRequire Cells 1 1 never\n",
+    );
+    let e = parse_puzzle(text.as_bytes(), "r.def").expect_err("solved breaks a rule");
+    assert_eq!((e.line, e.col), (6, 1), "{e}");
+    assert!(e.to_string().contains("without `?` break this rule"), "{e}");
+    // A rule on a free cell judges the fillings, not the `Solved` line as written.
+    let text = rules_def("?1 2 3 4", "Require Cells 1 1 never\n");
+    let e = parse_puzzle(text.as_bytes(), "r.def").expect_err("1 is the only filling");
+    assert_eq!(e.line, 2, "{e}");
+    let text = rules_def("?1 2 3 4", "Require Cells 1 2 never\n");
+    assert!(parse_puzzle(text.as_bytes(), "r.def").is_ok());
+}

@@ -42,6 +42,29 @@ pub struct Checkpoint {
     pub stop_after: Option<usize>,
 }
 
+impl Checkpoint {
+    /// Refuses a folder that cannot hold checkpoint files before any layer is computed
+    /// (a regular file in its place, a path through one), rather than at the first
+    /// write. A folder that does not exist yet is made at the first write.
+    pub(crate) fn check_folder(&self) -> Result<(), GodError> {
+        match std::fs::metadata(&self.dir) {
+            Ok(m) if m.is_dir() => Ok(()),
+            Ok(m) => Err(GodError::Checkpoint(format!(
+                "{} is {}, not a directory: expected a folder for the checkpoint files, or \
+                 a path where one can be made",
+                self.dir.display(),
+                if m.is_file() {
+                    "a regular file"
+                } else {
+                    crate::fsutil::describe(m.file_type())
+                }
+            ))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(io_error(&self.dir, e)),
+        }
+    }
+}
+
 /// A layer read back: the counts of layers `0..=depth` and the table (share).
 pub(crate) struct Saved {
     pub(crate) counts: Vec<u64>,

@@ -121,6 +121,9 @@ pub fn compute_distributed(
             "a distributed run keeps no exact distances to save; run on one machine for --save",
         ));
     }
+    if let Some(c) = &opts.checkpoint {
+        c.check_folder()?;
+    }
     let config = timely::Config::from_args(timely_args.into_iter())
         .map_err(|e| GodError::Distributed(format!("timely arguments: {e}")))?;
     let (processes, threads) = match &config.communication {

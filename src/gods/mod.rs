@@ -385,6 +385,9 @@ pub fn compute(
     on_layer: &Layers,
 ) -> Result<GodTable, GodError> {
     let t0 = Instant::now();
+    if let Some(c) = &opts.checkpoint {
+        c.check_folder()?;
+    }
     let expected = exact_total(puzzle);
     let info = MoveInfo::new(puzzle, opts.metric);
     let exact = info.directed || opts.keep_distances;

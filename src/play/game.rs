@@ -22,6 +22,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The most moves one line may make (after macros and repeats are expanded), as
+/// `scramble N` is capped: a short line such as `(R U)268435456` would otherwise ask
+/// for gigabytes and minutes.
+pub const MAX_LINE_MOVES: u64 = 100_000;
+
+/// The most moves one game may hold, so that a script repeating long lines cannot fill
+/// memory with the history that `undo` and the move limits read.
+pub const MAX_GAME_MOVES: usize = 10_000_000;
+
 /// A solution being shown move by move.
 pub(super) struct Showing {
     moves: Vec<MoveId>,
@@ -321,6 +330,20 @@ impl<'p> Session<'p> {
             e
         };
         let parsed = alg::parse(file, &lines, names).map_err(fix)?;
+        let n = parsed.len(false);
+        if n > MAX_LINE_MOVES {
+            return Err(fix(DefError::new(
+                file,
+                line_no,
+                from,
+                &text,
+                ErrorKind::Invalid(format!(
+                    "these moves expand to {n} moves: expected at most {MAX_LINE_MOVES} on \
+                     one line; nothing on this line was done"
+                )),
+            ))
+            .into());
+        }
         let mut moves = Vec::with_capacity(parsed.len(false) as usize);
         let mut at = Vec::with_capacity(moves.capacity());
         let _ = parsed.expand::<()>(self.puzzle, false, &mut |m, pos| {
@@ -347,8 +370,18 @@ impl<'p> Session<'p> {
                 "the position entered is impossible: {why}; enter another, load or scramble"
             )));
         }
+        if self.history.len().saturating_add(moves.len()) > MAX_GAME_MOVES {
+            return Err(PlayError::Refused(format!(
+                "a game holds at most {MAX_GAME_MOVES} moves and {} are made: `reset`, \
+                 `undo` or start another game first",
+                self.history.len()
+            )));
+        }
         let mut state = self.state.clone();
-        let mut history = self.history.clone();
+        // What each limit has counted, kept up to date move by move rather than counted
+        // again over the whole game for every move of a long line.
+        let limits = &self.settings.limits;
+        let mut allowances = rules::allowances(self.puzzle, limits, &self.history);
         for (k, &m) in moves.iter().enumerate() {
             let why = if !self.puzzle.block_allows(&state, m) {
                 let what = if self.puzzle.guard_allows(&state, m) {
@@ -361,7 +394,7 @@ impl<'p> Session<'p> {
                     self.puzzle.mv(m).name
                 ))
             } else {
-                rules::refusal(self.puzzle, &self.settings.limits, &history, m)
+                rules::refusal(self.puzzle, limits, &allowances, m)
             };
             if let Some(why) = why {
                 return Err(match at {
@@ -379,10 +412,14 @@ impl<'p> Session<'p> {
                 });
             }
             state = state.then(&self.puzzle.mv(m).effect, &self.puzzle.sets);
-            history.push(m);
+            for (l, a) in limits.iter().zip(&mut allowances) {
+                if l.matches(self.puzzle, m) {
+                    a.used += 1;
+                }
+            }
         }
         self.state = state;
-        self.history = history;
+        self.history.extend_from_slice(moves);
         Ok(())
     }
 }

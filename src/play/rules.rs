@@ -58,16 +58,17 @@ pub fn remaining(puzzle: &Puzzle, limits: &[MoveLimit], history: &[MoveId]) -> V
         .collect()
 }
 
-/// Why `m` may not be made after `history` under `limits`, if it may not.
+/// Why `m` may not be made under `limits`, given what each has counted so far
+/// (`allowances`, one per limit), if it may not.
 pub fn refusal(
     puzzle: &Puzzle,
     limits: &[MoveLimit],
-    history: &[MoveId],
+    allowances: &[Allowance],
     m: MoveId,
 ) -> Option<String> {
     limits
         .iter()
-        .zip(allowances(puzzle, limits, history))
+        .zip(allowances)
         .find(|(l, a)| l.matches(puzzle, m) && a.left() == 0)
         .map(|(l, a)| {
             let shared = if l.keys.len() > 1 {

@@ -145,6 +145,14 @@ pub enum SearchError {
     Guarded(#[from] crate::gods::GodError),
 }
 
+/// Checks that runs of the moves of cost 0 (`MoveCosts` weight 0) can be bounded
+/// ([`SearchError::ZeroCostGroup`] otherwise), as every search of `puzzle` needs: a
+/// caller that streams its output asks first, so that the refusal comes before any
+/// output, and `ksolve check` reports it.
+pub fn check_free_moves(puzzle: &Puzzle) -> Result<(), SearchError> {
+    zero::longest_run(puzzle).map(|_| ())
+}
+
 /// A solver for one puzzle: its tables and the search.
 pub struct Solver<'p> {
     puzzle: &'p Puzzle,
@@ -173,6 +181,16 @@ impl<'p> Solver<'p> {
             zero_run: None,
             guarded: None,
         }
+    }
+
+    /// [`Ctx::zero_run`], computed once.
+    fn free_run(&mut self) -> Result<u32, SearchError> {
+        if let Some(r) = self.zero_run {
+            return Ok(r);
+        }
+        let r = zero::longest_run(self.puzzle)?;
+        self.zero_run = Some(r);
+        Ok(r)
     }
 
     /// The tables built so far.
@@ -250,14 +268,7 @@ impl<'p> Solver<'p> {
             return Err(SearchError::TooManyLimits(settings.limits.len()));
         }
         let canon = self.canon_for(&settings.limits);
-        let zero_run = match self.zero_run {
-            Some(r) => r,
-            None => {
-                let r = zero::longest_run(puzzle)?;
-                self.zero_run = Some(r);
-                r
-            }
-        };
+        let zero_run = self.free_run()?;
         let unreachable = Outcome {
             status: Status::Unreachable,
             length: None,

@@ -83,6 +83,9 @@ impl Builder<'_> {
             puzzle.free = self.free;
         }
         puzzle.rules = self.rules;
+        if let Some((solved, rules)) = &self.goal_lines {
+            crate::def::guard::check_goal(src, &puzzle, solved, rules)?;
+        }
         // Two moves with one name would make scrambles and limits ambiguous.
         let mut by_name: HashMap<&str, usize> = HashMap::new();
         for m in &puzzle.moves {

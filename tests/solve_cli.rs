@@ -135,3 +135,43 @@ fn verbose_explains_the_tables_and_the_probes() {
     assert_eq!(all.status.code(), Some(0));
     assert_eq!(String::from_utf8(all.stdout).unwrap(), stdout);
 }
+
+/// Move limits above 0 that leave no solution: exit 1 with "no solution within the
+/// limits" at once (the search ran to MaxDepth 999 before, for ever in effect; the
+/// timeout makes that a failure rather than a hung test).
+#[test]
+fn limits_that_leave_no_solution_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("swap.def");
+    let scr = dir.path().join("s.txt");
+    std::fs::write(
+        &def,
+        "Name swap\nSet P 3 1\nSolved\nP\n1 2 3\nEnd\n\
+         Move A\nP\n2 3 1\nEnd\nMove B\nP\n2 1 3\nEnd\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &scr,
+        "MoveLimits\nA* B* 1\nEnd\nScramble two moves\nP\n3 2 1\nEnd\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("ksolve")
+        .unwrap()
+        .args([
+            "solve".as_ref(),
+            def.as_os_str(),
+            scr.as_os_str(),
+            "--no-cache".as_ref(),
+        ])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("No solution within the limits"), "{stdout}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("two moves: no solution within the limits"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

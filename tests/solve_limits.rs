@@ -217,3 +217,58 @@ fn rotate_board_limits_match_directed_moves() {
     }
     assert!(optimal.iter().any(|&l| l >= 6), "{optimal:?}");
 }
+
+/// Three pieces: A cycles them, B swaps the first two. An odd arrangement needs B an
+/// odd number of times, and `3 2 1` needs two moves at least.
+const SWAP3: &str = "Name swap\nSet P 3 1\nSolved\nP\n1 2 3\nEnd\n\
+    Move A\nP\n2 3 1\nEnd\nMove B\nP\n2 1 3\nEnd\n";
+
+/// Solves `arrangement` under `limits` with the default MaxDepth (999).
+fn limited(limits: &str, arrangement: &str, options: SolveOptions) -> Outcome {
+    let p = puzzle(SWAP3);
+    let s = &scrambles(
+        &p,
+        &format!("MoveLimits\n{limits}\nEnd\nScramble s\nP\n{arrangement}\nEnd\n"),
+    )[0];
+    let (start, ignore) = position(&p, s);
+    let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 1 << 24));
+    solver
+        .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
+        .unwrap()
+}
+
+/// Limits above 0 that leave no solution: a small puzzle is settled before the search
+/// (which ran to MaxDepth 999 before, for ever in effect), a reachable one is solved.
+#[test]
+fn limits_that_leave_no_solution_are_settled_on_small_puzzles() {
+    let none = limited("A* B* 1", "3 2 1", SolveOptions::default());
+    assert_eq!(none.status, Status::LimitsUnreachable);
+    assert!(none.solutions.is_empty());
+    let swap = limited("B* 2\nA* 0", "2 1 3", SolveOptions::default());
+    assert_eq!(swap.status, Status::Solved, "B alone swaps the first two");
+    // 3 2 1 is one A and one B apart from solved.
+    let one = limited("A* 1", "3 2 1", SolveOptions::default());
+    assert_eq!(one.status, Status::Solved);
+    assert_eq!(one.length, Some(2));
+    let two = limited("A* B* 2", "3 2 1", SolveOptions::default());
+    assert_eq!(two.length, Some(2));
+}
+
+/// When the limits cannot be settled (forced here by allowing the breadth-first search
+/// no pairs at all), the search stops UNSETTLED_DEPTHS past its first bound and says so.
+#[test]
+fn unsettled_limits_stop_at_a_documented_depth() {
+    let options = SolveOptions {
+        settle_pairs: Some(0),
+        ..SolveOptions::default()
+    };
+    let out = limited("A* B* 1", "3 2 1", options);
+    // The tables put 3 2 1 two moves away; the search stops 20 depths past that.
+    assert_eq!(
+        out.status,
+        Status::LimitsBound(2 + ksolve::search::limits::UNSETTLED_DEPTHS)
+    );
+    // Where the moves no limit names reach the position by themselves, no bound applies.
+    let out = limited("B* 1", "2 3 1", options);
+    assert_eq!(out.status, Status::Solved);
+}

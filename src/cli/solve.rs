@@ -486,8 +486,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         let status = match outcome.status {
             Status::Solved => "solved",
-            Status::MaxDepth => "no_solution",
-            Status::Unreachable => "unreachable",
+            Status::MaxDepth | Status::LimitsBound(_) => "no_solution",
+            Status::Unreachable | Status::LimitsUnreachable => "unreachable",
         };
         {
             let rest = JsonRest {
@@ -525,6 +525,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 (Status::Unreachable, None) => {
                     writeln!(out, "No solution: the position cannot be solved.")?
                 }
+                (Status::LimitsUnreachable, _) => writeln!(
+                    out,
+                    "No solution within the limits: no sequence within the MoveLimits solves \
+                     the position."
+                )?,
+                (Status::LimitsBound(depth), _) => writeln!(
+                    out,
+                    "No solution within the limits: none up to depth {depth}, where the search \
+                     stops because the MoveLimits may make the position unreachable."
+                )?,
             }
             if let Some(seq) = &steps {
                 write_steps(out, &puzzle, &start, seq, color)?;

@@ -29,6 +29,8 @@ pub fn line(
         (Status::Solved, None) => format!("solved, {printed} solutions"),
         (Status::MaxDepth, _) => format!("no solution within MaxDepth {}", settings.max_depth),
         (Status::Unreachable, _) => "cannot be solved".to_string(),
+        (Status::LimitsUnreachable, _) => "no solution within the limits".to_string(),
+        (Status::LimitsBound(d), _) => format!("no solution within the limits up to depth {d}"),
     };
     format!("{name}: {what}, {seconds:.2} s")
 }

@@ -5,6 +5,7 @@
 
 use super::canon::Canon;
 use super::checks::Plan;
+use super::limits::{UNSETTLED_DEPTHS, WARN_AFTER};
 use super::worker::search_bound;
 use super::{Ctx, Outcome, SearchError, SolveOptions, Status};
 use crate::progress::Progress;
@@ -19,6 +20,10 @@ pub(super) struct Run<'r> {
     pub settings: &'r SolveSettings,
     pub options: SolveOptions,
     pub progress: &'r dyn Progress,
+    /// Whether the move limits may make the position unreachable and could not be
+    /// settled ([`super::limits`]): the deepening then stops
+    /// [`UNSETTLED_DEPTHS`] past its first bound.
+    pub bounded: bool,
 }
 
 impl Run<'_> {
@@ -42,7 +47,18 @@ impl Run<'_> {
             .max(1);
         let mut total = 0usize;
         let mut bound = h0;
-        while bound <= settings.max_depth && total < cap {
+        let stop = if self.bounded {
+            settings.max_depth.min(h0.saturating_add(UNSETTLED_DEPTHS))
+        } else {
+            settings.max_depth
+        };
+        while bound <= stop && total < cap {
+            if self.bounded && outcome.length.is_none() && bound == h0 + WARN_AFTER {
+                progress.warn(&format!(
+                    "the move limits may make this position unreachable, and it is too large \
+                     to settle that; the search stops at depth {stop}"
+                ));
+            }
             progress.searching(bound);
             let want = cap - total;
             let mut seq = Vec::new();
@@ -89,6 +105,9 @@ impl Run<'_> {
                 break;
             }
             bound += 1;
+        }
+        if self.bounded && outcome.length.is_none() && stop < settings.max_depth {
+            outcome.status = Status::LimitsBound(stop);
         }
         Ok(outcome)
     }

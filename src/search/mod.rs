@@ -27,6 +27,7 @@ mod ctx;
 mod deepen;
 mod guarded;
 mod inverse;
+pub mod limits;
 pub mod ordered;
 mod probe;
 pub mod random;
@@ -82,6 +83,11 @@ pub struct SolveOptions {
     /// [`checks::MIN_SAMPLES`]); for tests that need small searches to adapt.
     #[doc(hidden)]
     pub check_sampling: Option<(u64, u64)>,
+    /// The most (position, counters) pairs the search may visit to settle what move
+    /// limits do (default [`limits::SETTLE_PAIRS`]); for tests of the bounded search on
+    /// small puzzles.
+    #[doc(hidden)]
+    pub settle_pairs: Option<u128>,
 }
 
 /// How a search ended.
@@ -93,6 +99,13 @@ pub enum Status {
     MaxDepth,
     /// The position can never be solved (a pruning table or an invariant says so).
     Unreachable,
+    /// No sequence within the scramble's move limits reaches the goal: a breadth-first
+    /// search over positions and limit counters found none ([`limits`]).
+    LimitsUnreachable,
+    /// The move limits may make the position unreachable and the puzzle is too large to
+    /// settle that: no solution up to this depth, where the search stopped
+    /// ([`limits::UNSETTLED_DEPTHS`] past its first bound).
+    LimitsBound(u32),
 }
 
 /// The result of solving one position.
@@ -165,6 +178,8 @@ pub struct Solver<'p> {
     symmetry: Option<Option<SymmetryGroup>>,
     /// [`Ctx::zero_run`], computed at the first search.
     zero_run: Option<u32>,
+    /// The groups [`limits::settle`] asks about move limits, kept between scrambles.
+    limit_groups: limits::LimitGroups,
     /// For guarded puzzles: the packed-key form of the moves and the exact distance
     /// tables built so far (see [`guarded`]).
     guarded: Option<guarded::GuardTables>,
@@ -179,6 +194,7 @@ impl<'p> Solver<'p> {
             canon: None,
             symmetry: None,
             zero_run: None,
+            limit_groups: limits::LimitGroups::default(),
             guarded: None,
         }
     }
@@ -266,6 +282,27 @@ impl<'p> Solver<'p> {
         }
         if settings.limits.len() > 64 {
             return Err(SearchError::TooManyLimits(settings.limits.len()));
+        }
+        // Limits above 0 may leave no solution at all: settled here when the puzzle is
+        // small, else the deepening below is bounded.
+        let reach = limits::settle(
+            puzzle,
+            start,
+            ignore,
+            settings,
+            &mut self.limit_groups,
+            options.settle_pairs.unwrap_or(limits::SETTLE_PAIRS),
+        );
+        if reach == limits::Reach::Unreachable {
+            return Ok(Outcome {
+                status: Status::LimitsUnreachable,
+                length: None,
+                solutions: Vec::new(),
+                nodes: 0,
+                probes: 0,
+                reduced: false,
+                checks: Vec::new(),
+            });
         }
         let canon = self.canon_for(&settings.limits);
         let zero_run = self.free_run()?;
@@ -615,6 +652,7 @@ impl<'p> Solver<'p> {
             settings,
             options,
             progress,
+            bounded: reach == limits::Reach::Bounded,
         };
         run.deepen(&ctx, plan, h0, outcome, on_solution)
     }

@@ -139,9 +139,12 @@ impl Session<'_> {
                 "no solution within MaxDepth {}",
                 settings.max_depth
             ))),
-            Status::Unreachable => Err(PlayError::Refused(
+            Status::Unreachable | Status::LimitsUnreachable => Err(PlayError::Refused(
                 "this position cannot be solved with the moves left".into(),
             )),
+            Status::LimitsBound(d) => Err(PlayError::Refused(format!(
+                "no solution within the moves left up to depth {d}; they may not allow one"
+            ))),
         }
     }
 

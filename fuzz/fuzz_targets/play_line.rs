@@ -1,0 +1,126 @@
+//! Fuzz target for what `ksolve play` does with a line of input: the first byte picks a
+//! puzzle (stickers to enter, directed moves, `When` guards, Blocks and move names that
+//! look like the notation), the rest is a script of lines, split as the scripted session
+//! splits standard input (a line that is not UTF-8 is refused there and skipped here).
+//! Every line goes through the command parser, which may not panic and whose refusals
+//! must be the session's; then through a session, command after command. No line may
+//! panic; a refused line must leave the session as it was (position, status, macros);
+//! and what the front end draws after a line (the position, its stickers, the status)
+//! must not panic either.
+//!
+//! Standard input's capped line reader is the command line's (`src/cli/input.rs`),
+//! which this crate cannot reach; it is tested by `tests/hostile_cli.rs`.
+#![no_main]
+
+use ksolve::def::{format_state, parse_puzzle};
+use ksolve::play::command::{self, Command};
+use ksolve::play::{PlayError, Session, Setup};
+use ksolve::progress::Silent;
+use ksolve::puzzle::Puzzle;
+use ksolve::sticker::draw;
+use ksolve::table::cache::TableCache;
+use ksolve::table::Tables;
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+
+const DEFS: [&str; 5] = [
+    include_str!("../../puzzles/2x2x2.def"),
+    include_str!("../../puzzles/pyraminx.def"),
+    include_str!("../../puzzles/2x2x2_directed.def"),
+    include_str!("../../puzzles/8puzzle.def"),
+    include_str!("../defs/lookalikes.def"),
+];
+
+/// Lines per input: enough for a game (scramble, moves, macros, undo), few enough that
+/// an input of many short lines stays quick.
+const MAX_LINES: usize = 64;
+
+fn puzzles() -> &'static Vec<Puzzle> {
+    static P: OnceLock<Vec<Puzzle>> = OnceLock::new();
+    P.get_or_init(|| {
+        DEFS.iter()
+            .map(|d| {
+                parse_puzzle(d.as_bytes(), "shipped.def")
+                    .expect("shipped puzzle")
+                    .0
+            })
+            .collect()
+    })
+}
+
+/// What a refused line must leave as it was. Any command but the next step ends the
+/// showing of a solution, refused or not, so its status line is left out.
+fn snapshot(s: &Session) -> impl PartialEq + std::fmt::Debug {
+    let mut status = s.status();
+    status.retain(|l| !l.starts_with("Solution:"));
+    (
+        s.state().clone(),
+        status,
+        s.entered_letters().map(<[char]>::to_vec),
+        s.macros().iter().cloned().collect::<Vec<_>>(),
+    )
+}
+
+/// What the front end draws after a line that asks for it.
+fn draw(puzzle: &Puzzle, s: &Session) {
+    let picture = match (&puzzle.stickers, s.entered_letters()) {
+        (Some(map), Some(letters)) => draw::text(map, letters, false),
+        (Some(map), None) => draw::text(map, &map.colours(&puzzle.sets, s.state()), false),
+        (None, _) => format_state(puzzle, s.state()),
+    };
+    drop(picture);
+    drop(s.status());
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, script)) = data.split_first() else {
+        return;
+    };
+    let puzzle = &puzzles()[pick as usize % DEFS.len()];
+    let mut session = Session::new(Setup {
+        puzzle,
+        def_name: "fuzz.def".into(),
+        scrambles: Vec::new(),
+        tables: Tables::new(TableCache::in_memory(), 16 << 20),
+        seed: Some(u64::from(pick)),
+        macro_path: None,
+    })
+    .expect("a session without a macro file");
+    for (i, line) in script.split(|&b| b == b'\n').take(MAX_LINES).enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
+        let parsed = command::parse(line);
+        if let Err(e) = &parsed {
+            drop(e.to_string());
+        }
+        let before = snapshot(&session);
+        match session.command(line, "<stdin>", i + 1, &Silent) {
+            Ok(reply) => {
+                assert!(parsed.is_ok(), "{parsed:?} refused, the session took it");
+                drop(reply.lines.concat() + &reply.warnings.concat());
+                if reply.show {
+                    draw(puzzle, &session);
+                }
+                if reply.quit {
+                    assert_eq!(parsed, Ok(Command::Quit));
+                    break;
+                }
+            }
+            Err(e) => {
+                drop(e.to_string());
+                match (&parsed, &e) {
+                    (Err(p), PlayError::Command(c)) => assert_eq!(p, c),
+                    (Err(p), other) => panic!("parse refused {p:?}, the session said {other}"),
+                    (Ok(_), _) => {}
+                }
+                assert_eq!(
+                    before,
+                    snapshot(&session),
+                    "refused `{line}` changed the session"
+                );
+            }
+        }
+    }
+});

@@ -3,8 +3,6 @@
 //! running writer's are kept, and a FIFO where a table should be is left alone
 //! instead of hanging the run.
 
-mod common;
-
 use assert_cmd::Command;
 use ksolve::table::temp::{temp_path, Owner};
 use std::path::{Path, PathBuf};
@@ -32,7 +30,8 @@ impl Setup {
     fn def(&self, sub: &str, name: &str) -> PathBuf {
         let path = self.dir.path().join(sub).join(format!("{name}.def"));
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let text = common::CUBE2.replace("Name 2x2x2 (tests)", &format!("Name {sub} {name}"));
+        let text =
+            crate::common::CUBE2.replace("Name 2x2x2 (tests)", &format!("Name {sub} {name}"));
         std::fs::write(&path, text).unwrap();
         path
     }

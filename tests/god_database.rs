@@ -1,9 +1,7 @@
 //! The database method: a saved distance table solves random positions optimally with
 //! no search, and damaged, foreign or mismatched tables are refused, never trusted.
 
-mod gods_fixtures;
-
-use gods_fixtures::*;
+use crate::gods_fixtures::*;
 use ksolve::gods::database::{self, Database, DatabaseError};
 use ksolve::gods::{compute, GodOptions, GodTable, Method};
 use ksolve::progress::Silent;

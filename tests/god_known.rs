@@ -1,9 +1,7 @@
 //! Known-answer tests: published God's-algorithm tables (numbers copied from
 //! `../shared/reference/gods-tables.md`) reproduced on puzzles built in code.
 
-mod gods_fixtures;
-
-use gods_fixtures::*;
+use crate::gods_fixtures::*;
 use ksolve::gods::{compute, GodOptions, GodTable, Method};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, Puzzle};

@@ -3,8 +3,6 @@
 //! promptly and quietly when its standard output is closed, says why a write failed,
 //! and keeps its messages true and short.
 
-mod common;
-
 use assert_cmd::Command;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::FileTypeExt;
@@ -26,7 +24,7 @@ impl Files {
     fn new() -> Files {
         let dir = tempfile::tempdir().unwrap();
         let def = dir.path().join("cube2.def");
-        std::fs::write(&def, common::CUBE2).unwrap();
+        std::fs::write(&def, crate::common::CUBE2).unwrap();
         let tables = dir.path().join("tables");
         Files { dir, def, tables }
     }

@@ -1,7 +1,5 @@
 //! The `solve` command's output forms and exit codes.
 
-mod common;
-
 use assert_cmd::Command;
 use std::path::PathBuf;
 
@@ -9,7 +7,7 @@ fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let def = dir.path().join("cube2.def");
     let scr = dir.path().join("s.txt");
-    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&def, crate::common::CUBE2).unwrap();
     std::fs::write(&scr, scrambles).unwrap();
     (dir, def, scr)
 }
@@ -41,7 +39,7 @@ fn text_output_is_ksolves() {
 /// The permutation (1-based) and orientation lines of R U from solved, computed on
 /// the model: this test checks the layout of the output, not the model.
 fn position_of_r_u() -> String {
-    let p = common::puzzle(common::CUBE2);
+    let p = crate::common::puzzle(crate::common::CUBE2);
     let seq = [p.move_by_name("R").unwrap(), p.move_by_name("U").unwrap()];
     let s = p.apply_sequence(&p.solved, &seq);
     let line = |v: Vec<String>| v.join(" ");

@@ -3,10 +3,8 @@
 //! (weight 0) among them. Every optimal cost is checked against Dijkstra's algorithm
 //! written here, which reads the weights from this file's own table, not the library's.
 
-mod common;
-
+use crate::common::*;
 use assert_cmd::Command;
-use common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{SearchError, SolveOptions, Solver, Status};

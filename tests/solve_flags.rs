@@ -2,8 +2,6 @@
 //! (`-`, also for `check`), the flags that replace a scramble file's `Slack`,
 //! `MaxDepth`, `QTM`/`HTM` and `MoveLimits`, and the per-scramble summary on stderr.
 
-mod common;
-
 use assert_cmd::Command;
 use std::path::PathBuf;
 
@@ -12,7 +10,7 @@ fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let def = dir.path().join("cube2.def");
     let scr = dir.path().join("s.txt");
-    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&def, crate::common::CUBE2).unwrap();
     std::fs::write(&scr, scrambles).unwrap();
     (dir, def, scr)
 }

@@ -4,10 +4,7 @@
 //! brute-force search of `common`, which tries every canonical sequence on the piece
 //! model and checks guards through `Puzzle::block_allows`.
 
-mod common;
-mod sliding_gen;
-
-use common::brute_force;
+use crate::common::brute_force;
 use ksolve::def::parse_puzzle;
 use ksolve::gods::{compute, GodOptions};
 use ksolve::progress::Silent;
@@ -19,7 +16,7 @@ use ksolve::table::cache::TableCache;
 use ksolve::table::Tables;
 
 fn board() -> Puzzle {
-    parse_puzzle(sliding_gen::tiles(3, 2).as_bytes(), "2x3.def")
+    parse_puzzle(crate::sliding_gen::tiles(3, 2).as_bytes(), "2x3.def")
         .unwrap()
         .0
 }

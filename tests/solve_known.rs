@@ -2,8 +2,6 @@
 //! search over the piece-level model: the 2x2x2 turned by U and R only (29,160
 //! positions), every 50th position in breadth-first order, in both metrics.
 
-mod common;
-
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, SolveSettings, State};
 use ksolve::search::{SolveOptions, Solver, Status};
@@ -42,8 +40,12 @@ fn distances(p: &ksolve::puzzle::Puzzle, metric: Metric) -> HashMap<State, u32> 
 
 #[test]
 fn optimal_lengths_match_breadth_first_search() {
-    let def = common::CUBE2.split("Move F").next().unwrap().to_string();
-    let p = common::puzzle(&def);
+    let def = crate::common::CUBE2
+        .split("Move F")
+        .next()
+        .unwrap()
+        .to_string();
+    let p = crate::common::puzzle(&def);
     for metric in [Metric::Htm, Metric::Qtm] {
         let dist = distances(&p, metric);
         assert_eq!(dist.len(), 29_160);

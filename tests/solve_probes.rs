@@ -6,9 +6,7 @@
 //! memory budget so that its edges are split into tables that symmetries carry onto
 //! other edges, which is where the probes are used.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Puzzle, Scramble};
 use ksolve::search::{Outcome, SolveOptions, Solver};

@@ -2,9 +2,7 @@
 //! the solver prints (lengths, counts and order) equals what an independent brute-force
 //! search over the piece-level model finds.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// Solves every scramble of `scr` on `def` and compares with the brute force.
 fn agree(def: &str, scr: &str) -> Vec<Vec<usize>> {

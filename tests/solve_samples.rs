@@ -3,7 +3,7 @@
 //! are read from `../shared/ksolve-samples` and the test is skipped when that folder is
 //! absent. The 3x3x3 <R,F,U> and Megaminx <R,U> files build tables of ~90 million
 //! entries, too slow for a debug build: they run in release builds (`.ci/run` runs
-//! `cargo test --release --test solve_samples`) or with `KSOLVE_SLOW_TESTS=1`.
+//! `cargo test --release --test integration solve_samples::`) or with `KSOLVE_SLOW_TESTS=1`.
 
 use assert_cmd::Command;
 use std::collections::BTreeMap;

@@ -6,9 +6,7 @@
 //! file's goal, for which the table (built for the definition's goal) does not hold, must
 //! go without it.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, Puzzle, Scramble};
 use ksolve::search::{Outcome, SolveOptions, Solver};

@@ -2,8 +2,6 @@
 //! impossible: `--count 0`, positions the moves left by `MoveLimits` cannot reach, and
 //! huge `Slack` runs, which print solutions as they are found.
 
-mod common;
-
 use assert_cmd::Command;
 use std::path::PathBuf;
 
@@ -11,7 +9,7 @@ fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let def = dir.path().join("cube2.def");
     let scr = dir.path().join("s.txt");
-    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&def, crate::common::CUBE2).unwrap();
     std::fs::write(&scr, scrambles).unwrap();
     (dir, def, scr)
 }

@@ -6,7 +6,7 @@
 //! from `/work/shared/twsearch-samples`; the tests that need them are skipped when
 //! neither exists. Solving the sample 2x2x2 (88 million positions, no corner fixed)
 //! builds a 44 MB table: it runs in release builds (`.ci/run` runs
-//! `cargo test --release --test twsearch_samples`) or with `KSOLVE_SLOW_TESTS=1`.
+//! `cargo test --release --test integration twsearch_samples::`) or with `KSOLVE_SLOW_TESTS=1`.
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};

@@ -310,7 +310,7 @@ fn fifteen_puzzle_lengths_match_an_independent_solver() {
 /// a debug build (`KSOLVE_SLOW_TESTS=1`).
 #[test]
 fn deeper_fifteen_puzzle_positions_match_an_independent_solver() {
-    if std::env::var_os("KSOLVE_SLOW_TESTS").is_none_or(|v| v != "1") {
+    if !crate::common::slow_tests() {
         return;
     }
     fifteen(10..16, 80, 5);
@@ -321,7 +321,7 @@ fn deeper_fifteen_puzzle_positions_match_an_independent_solver() {
 fn solve_verbose_names_the_family() {
     let root = env!("CARGO_MANIFEST_DIR");
     let run = |def: &str, scr: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ksolve"))
+        let out = std::process::Command::new(crate::common::bin())
             .args([
                 "solve",
                 "-v",

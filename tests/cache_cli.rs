@@ -3,7 +3,7 @@
 //! running writer's are kept, and a FIFO where a table should be is left alone
 //! instead of hanging the run.
 
-use assert_cmd::Command;
+use crate::common::ksolve;
 use ksolve::table::temp::{temp_path, Owner};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -87,10 +87,6 @@ impl Setup {
         assert_eq!(found.len(), 1, "{found:?}");
         self.tables.join(&found[0])
     }
-}
-
-fn ksolve() -> Command {
-    Command::cargo_bin("ksolve").unwrap()
 }
 
 fn json(text: &str) -> serde_json::Value {

@@ -49,15 +49,11 @@ fn save(p: &Puzzle, metric: Metric, method: Method, path: &Path) {
     database::write(path, p, &t).unwrap();
 }
 
-fn slow() -> bool {
-    std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
-}
-
 #[test]
 fn solves_random_positions_optimally() {
     let dir = tempfile::tempdir().unwrap();
     let p = cube2();
-    let metrics: &[Metric] = if slow() {
+    let metrics: &[Metric] = if crate::common::slow_tests() {
         &[Metric::Htm, Metric::Qtm]
     } else {
         &[Metric::Htm]

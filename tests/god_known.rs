@@ -15,10 +15,6 @@ fn table(p: &Puzzle, metric: Metric, method: Method) -> GodTable {
     compute(p, &opts, &Silent, &|_, _| {}).unwrap()
 }
 
-fn slow() -> bool {
-    std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
-}
-
 /// Checks every antipode: at the deepest distance by its solution's cost, and solved by it.
 fn check_antipodes(p: &Puzzle, t: &GodTable, metric: Metric, want: usize) {
     assert_eq!(t.antipodes.len(), want);
@@ -90,7 +86,7 @@ fn pyraminx_without_tips() {
 
 #[test]
 fn cube2_all_faces_htm() {
-    if !slow() {
+    if !crate::common::slow_tests() {
         return;
     }
     let p = cube2_all_faces();
@@ -105,7 +101,7 @@ fn cube2_all_faces_htm() {
 
 #[test]
 fn cube2_all_faces_qtm() {
-    if !slow() {
+    if !crate::common::slow_tests() {
         return;
     }
     let p = cube2_all_faces();

@@ -68,7 +68,7 @@ fn mkfifo(p: &Path) {
 }
 
 fn ksolve() -> Command {
-    let mut c = Command::cargo_bin("ksolve").unwrap();
+    let mut c = crate::common::ksolve();
     c.timeout(PROMPT);
     c
 }
@@ -280,7 +280,7 @@ fn cache_warnings_give_the_reason() {
 /// Runs ksolve with `args`, reads `lines` lines of its standard output and closes it;
 /// returns the exit code, stderr and how long the process took after the close.
 fn close_after(args: &[&std::ffi::OsStr], lines: usize) -> (Option<i32>, String, Duration) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+    let mut child = std::process::Command::new(crate::common::bin())
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -369,7 +369,7 @@ fn a_full_output_is_an_error() {
             f.tables.as_os_str(),
         ],
     ] {
-        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+        let out = std::process::Command::new(crate::common::bin())
             .args(&args)
             .stdout(full.try_clone().unwrap())
             .stderr(Stdio::piped())

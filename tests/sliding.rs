@@ -1,6 +1,7 @@
 //! Sliding-block puzzles (guarded moves): the shipped definitions equal their generator,
 //! and the published figures of the 8-puzzle and Klotski come out.
 
+use crate::common::ksolve;
 use ksolve::def::{parse_puzzle, write_def};
 use ksolve::gods::database::{self, Database};
 use ksolve::gods::sample::Reachable;
@@ -163,7 +164,7 @@ fn klotski_database_lengths_equal_ida() {
         assert_eq!(outcome.length, Some(by_db.len() as u32));
         assert!(p.is_solved(&replay(&p, &start, &outcome.solutions[0]), &[]));
         // Well under a millisecond in release builds; debug builds get slack.
-        assert!(took.as_millis() < 200, "{took:?}");
+        crate::common::assert_quick(took, std::time::Duration::from_millis(200), "");
     }
 }
 
@@ -179,10 +180,6 @@ fn shipped_definitions_read_back_from_write_def() {
         let again = parse_puzzle(write_def(&p).as_bytes(), name).unwrap().0;
         assert_eq!(again, p);
     }
-}
-
-fn ksolve() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("ksolve").unwrap()
 }
 
 /// `god --save` then `solve --database` on the shipped Klotski files: the classic start

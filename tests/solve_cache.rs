@@ -4,7 +4,6 @@
 //! same-named definition elsewhere and same-named tables of one definition never share
 //! a file.
 
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -18,8 +17,7 @@ struct Run {
 
 fn run(def: &Path, scr: &Path, tables: &Path) -> Run {
     let t = Instant::now();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .arg(def)
         .arg(scr)
         .arg("--tables")
@@ -201,8 +199,7 @@ fn edited_definition_gets_tables_of_its_own() {
 /// Runs `ksolve solve` from the repository root (where `puzzles/` and `scrambles/` are)
 /// with extra arguments and returns stderr, asserting success.
 fn solve_stderr(args: &[&str], tables: &Path) -> String {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("solve")
         .args(args)

@@ -4,7 +4,6 @@
 //! written here, which reads the weights from this file's own table, not the library's.
 
 use crate::common::*;
-use assert_cmd::Command;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{SearchError, SolveOptions, Solver, Status};
@@ -188,7 +187,7 @@ fn solve_prints_cost_and_moves() {
     // Undoing Y B takes B (cost 2) and a free Y'.
     std::fs::write(&scr, "ScrambleAlg yb\nY B\nEnd\n").unwrap();
     let run = |json: bool| {
-        let mut cmd = Command::cargo_bin("ksolve").unwrap();
+        let mut cmd = crate::common::ksolve();
         cmd.arg("solve").arg(&def).arg(&scr).arg("--no-cache");
         if json {
             cmd.arg("--json");

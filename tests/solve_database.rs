@@ -3,7 +3,6 @@
 //! as IDA*'s; a missing, damaged or foreign table is rebuilt with a warning; scrambles
 //! the table cannot answer are searched.
 
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
 struct Files {
@@ -31,11 +30,7 @@ impl Files {
 }
 
 fn ksolve(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::cargo_bin("ksolve")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap()
+    crate::common::ksolve().args(args).output().unwrap()
 }
 
 fn save(f: &Files, db: &Path, qtm: bool) {

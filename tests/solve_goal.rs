@@ -7,7 +7,6 @@
 //! reports a position that reaches no goal position, and searches instead of using a
 //! distance table built for Solved.
 
-use assert_cmd::Command;
 use ksolve::def::{parse_puzzle, parse_scrambles};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{MoveId, Puzzle, State};
@@ -381,19 +380,13 @@ fn ksolve(dir: &Path, def: &str, scr: &str, extra: &[&str]) -> (i32, String, Str
     let s = dir.join("p.txt");
     std::fs::write(&d, def).unwrap();
     std::fs::write(&s, scr).unwrap();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
-        .arg("solve")
-        .arg(&d)
-        .arg(&s)
-        .arg("--no-cache")
-        .args(extra)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    crate::common::output(
+        crate::common::ksolve()
+            .arg("solve")
+            .arg(&d)
+            .arg(&s)
+            .arg("--no-cache")
+            .args(extra),
     )
 }
 

@@ -114,7 +114,7 @@ fn pyraminx_table_counts_gods_numbers() {
 /// are solved in four moves. Slow in a debug build (`KSOLVE_SLOW_TESTS=1`).
 #[test]
 fn megaminx_short_scrambles() {
-    if std::env::var_os("KSOLVE_SLOW_TESTS").is_none_or(|v| v != "1") {
+    if !crate::common::slow_tests() {
         return;
     }
     let root = env!("CARGO_MANIFEST_DIR");

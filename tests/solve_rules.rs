@@ -12,10 +12,7 @@ fn agree(def: &str, scr: &str) -> Vec<Vec<usize>> {
         let (start, ignore) = position(&p, &s);
         let got = solve(&p, &start, &ignore, &s.settings);
         let want = brute_force(&p, &start, &ignore, &s.settings);
-        let names = |v: &[Vec<ksolve::puzzle::MoveId>]| {
-            v.iter().map(|x| p.format_sequence(x)).collect::<Vec<_>>()
-        };
-        assert_eq!(names(&got.solutions), names(&want), "scramble {}", s.name);
+        assert_same_solutions(&p, &got.solutions, &want, &format!("scramble {}", s.name));
         assert!(
             !want.is_empty(),
             "scramble {} should have solutions",

@@ -15,7 +15,7 @@ fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
 }
 
 fn ksolve(def: &PathBuf, scr: &PathBuf, extra: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    let mut cmd = crate::common::ksolve();
     cmd.arg("solve")
         .arg(def)
         .arg(scr)
@@ -27,7 +27,7 @@ fn ksolve(def: &PathBuf, scr: &PathBuf, extra: &[&str]) -> Command {
 /// What `ksolve solve DEF SCR ARGS` printed on stdout in its first four seconds, after
 /// which it is killed: a run that streams has printed solutions by then.
 fn stdout_of_killed_run(def: &PathBuf, scr: &PathBuf, args: &[&str]) -> String {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+    let mut child = std::process::Command::new(crate::common::bin())
         .arg("solve")
         .arg(def)
         .arg(scr)

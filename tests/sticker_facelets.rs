@@ -310,7 +310,7 @@ fn the_superflip_string_reads_on_the_slices_def() {
 }
 
 fn ksolve() -> Command {
-    let mut c = Command::cargo_bin("ksolve").unwrap();
+    let mut c = crate::common::ksolve();
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
     c
 }

@@ -4,7 +4,7 @@
 //! instead of hanging the run.
 
 use crate::common::ksolve;
-use ksolve::table::temp::{temp_path, Owner};
+use ksolve::storage::temp::{temp_path, Owner};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 

@@ -7,7 +7,7 @@ use ksolve::gods::{compute, GodOptions, GodTable, Method};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, Puzzle, State};
 use ksolve::rng::Rng;
-use ksolve::table::file::{write_table, TableFileError};
+use ksolve::storage::file::{write_table, TableFileError};
 use std::path::Path;
 
 fn table(p: &Puzzle, metric: Metric, method: Method, keep: bool) -> GodTable {

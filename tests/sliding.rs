@@ -10,7 +10,7 @@ use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, Puzzle, SolveSettings, State};
 use ksolve::rng::Rng;
 use ksolve::search::{SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::path::Path;
 use std::time::Instant;

@@ -7,7 +7,7 @@ use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{SearchError, SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};

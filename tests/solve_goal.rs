@@ -11,7 +11,7 @@ use ksolve::def::{parse_puzzle, parse_scrambles};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{MoveId, Puzzle, State};
 use ksolve::search::{SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};

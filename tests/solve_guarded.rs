@@ -12,7 +12,7 @@ use ksolve::puzzle::{
     Block, IgnoreMask, LimitKey, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State,
 };
 use ksolve::search::{SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 
 fn board() -> Puzzle {

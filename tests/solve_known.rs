@@ -5,7 +5,7 @@
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, SolveSettings, State};
 use ksolve::search::{SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::collections::{HashMap, VecDeque};
 

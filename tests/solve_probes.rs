@@ -10,7 +10,7 @@ use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Puzzle, Scramble};
 use ksolve::search::{Outcome, SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 
 fn shipped(name: &str) -> String {

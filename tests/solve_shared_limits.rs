@@ -7,7 +7,7 @@ use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{Outcome, SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::collections::{HashMap, HashSet};
 

@@ -9,7 +9,7 @@ use ksolve::def::{load_puzzle, parse_scrambles};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Puzzle, ScrambleSource, SolveSettings, State};
 use ksolve::search::{SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::path::Path;
 

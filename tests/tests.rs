@@ -26,6 +26,7 @@ mod god_known;
 mod god_samples;
 mod group_cli;
 mod io_cli;
+mod layers;
 mod parse_speed;
 mod play_cli;
 mod progress_cli;

@@ -2,8 +2,8 @@
 //! (`ksolve solve DEF -`, `ksolve check DEF -`), so that scrambles can be piped in.
 
 use ksolve::def::{parse_scrambles, read_file, DefError};
-use ksolve::fsutil::MAX_INPUT_BYTES;
 use ksolve::puzzle::{Puzzle, Scramble};
+use ksolve::storage::fsutil::MAX_INPUT_BYTES;
 use std::io::Read;
 use std::path::Path;
 

@@ -10,8 +10,8 @@
 //! Positions and labels are numbered as the block's vectors are (from 1, or from 0 in
 //! twsearch's blocks); `LABELS` is one number or several joined by commas (`1,3`).
 
-use super::error::{DefError, ErrorKind};
 use super::lex::{entry, Entry, Line, Source};
+use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{Cond, Guard, Rule, SetDef};
 use std::collections::HashMap;
 

@@ -42,7 +42,6 @@ use std::time::Instant;
 
 pub use checkpoint::Checkpoint;
 pub use dist::{compute_distributed, DistLayers, DistTable};
-pub(crate) use hashed::{KeyHasher, Packer};
 pub use index::IndexError;
 
 /// Called after each finished layer with its depth and size (so the command line can
@@ -215,6 +214,14 @@ pub enum GodError {
     Stopped(usize),
     #[error("internal error: {0}")]
     Internal(&'static str),
+}
+
+/// Keys that cannot hold a puzzle's positions make it too large for a breadth-first
+/// table, in the words of [`GodError::TooLarge`].
+impl From<crate::keys::KeyError> for GodError {
+    fn from(e: crate::keys::KeyError) -> GodError {
+        GodError::TooLarge(e.0)
+    }
 }
 
 /// The moves as the searches see them: costs, inverse and quarter-turn columns.

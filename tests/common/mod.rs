@@ -6,7 +6,7 @@ use ksolve::progress::Silent;
 use ksolve::puzzle::{IgnoreMask, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State};
 use ksolve::search::canon::{Canon, DEAD};
 use ksolve::search::{Outcome, SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 
 /// A 2x2x2 turned by U, R and F; the down-back-left corner stays put.

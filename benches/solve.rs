@@ -9,7 +9,7 @@ use ksolve::def::parse_puzzle;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::comp::{CompKind, CompSpec};
 use ksolve::table::Tables;
 

@@ -5,20 +5,18 @@
 //! lengths of an independent IDA* (Manhattan distance plus linear conflicts) written
 //! here, and a definition where one move carries two tiles gets no family.
 
-mod sliding_gen;
-
 use ksolve::def::parse_puzzle;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{SolveOptions, Solver};
+use ksolve::storage::cache::TableCache;
 use ksolve::table::additive::{family_rule, partition, Family};
-use ksolve::table::cache::TableCache;
 use ksolve::table::plan::plan_report;
 use ksolve::table::Tables;
 use std::collections::{HashMap, VecDeque};
 
 fn board(w: usize, h: usize) -> Puzzle {
-    parse_puzzle(sliding_gen::tiles(w, h).as_bytes(), "tiles.def")
+    parse_puzzle(crate::sliding_gen::tiles(w, h).as_bytes(), "tiles.def")
         .unwrap()
         .0
 }
@@ -133,7 +131,7 @@ fn ida_star_with_a_small_family_finds_breadth_first_lengths() {
 /// them: it carries two tiles, so two tables could both count it.
 #[test]
 fn a_move_carrying_two_tiles_gets_no_family() {
-    let mut text = sliding_gen::tiles(3, 3);
+    let mut text = crate::sliding_gen::tiles(3, 3);
     text.push_str("Move T\nWhen Cells 1 9\nCells\n2 3 1 4 5 6 7 8 9\nEnd\n");
     let p = parse_puzzle(text.as_bytes(), "turn.def").unwrap().0;
     let e = family_rule(&p).unwrap_err();
@@ -312,7 +310,7 @@ fn fifteen_puzzle_lengths_match_an_independent_solver() {
 /// a debug build (`KSOLVE_SLOW_TESTS=1`).
 #[test]
 fn deeper_fifteen_puzzle_positions_match_an_independent_solver() {
-    if std::env::var_os("KSOLVE_SLOW_TESTS").is_none_or(|v| v != "1") {
+    if !crate::common::slow_tests() {
         return;
     }
     fifteen(10..16, 80, 5);
@@ -323,7 +321,7 @@ fn deeper_fifteen_puzzle_positions_match_an_independent_solver() {
 fn solve_verbose_names_the_family() {
     let root = env!("CARGO_MANIFEST_DIR");
     let run = |def: &str, scr: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ksolve"))
+        let out = std::process::Command::new(crate::common::bin())
             .args([
                 "solve",
                 "-v",

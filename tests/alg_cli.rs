@@ -7,7 +7,7 @@ use predicates::prelude::*;
 const CUBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/3x3x3.def");
 
 fn alg(args: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    let mut cmd = crate::common::ksolve();
     cmd.arg("alg").arg(CUBE).args(args);
     cmd
 }
@@ -89,14 +89,14 @@ fn errors_exit_2_with_the_column() {
 #[test]
 fn blocked_moves_are_refused_at_their_column() {
     let bandaged = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/3x3x3_bandaged.def");
-    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    let mut cmd = crate::common::ksolve();
     cmd.args(["alg", bandaged, "invert", "U [U': F]"])
         .assert()
         .code(2)
         .stderr(
             predicate::str::contains("<argument>:1:8:").and(predicate::str::contains("blocked")),
         );
-    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    let mut cmd = crate::common::ksolve();
     cmd.args(["alg", bandaged, "invert", "U R"])
         .assert()
         .success()
@@ -108,8 +108,7 @@ fn blocked_moves_are_refused_at_their_column() {
 #[test]
 fn show_gives_the_readme_example_of_the_conventions() {
     let cube2 = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/2x2x2.def");
-    Command::cargo_bin("ksolve")
-        .unwrap()
+    crate::common::ksolve()
         .args(["alg", cube2, "show", "R"])
         .assert()
         .success()

@@ -3,10 +3,8 @@
 //! running writer's are kept, and a FIFO where a table should be is left alone
 //! instead of hanging the run.
 
-mod common;
-
-use assert_cmd::Command;
-use ksolve::table::temp::{temp_path, Owner};
+use crate::common::ksolve;
+use ksolve::storage::temp::{temp_path, Owner};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -32,7 +30,8 @@ impl Setup {
     fn def(&self, sub: &str, name: &str) -> PathBuf {
         let path = self.dir.path().join(sub).join(format!("{name}.def"));
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let text = common::CUBE2.replace("Name 2x2x2 (tests)", &format!("Name {sub} {name}"));
+        let text =
+            crate::common::CUBE2.replace("Name 2x2x2 (tests)", &format!("Name {sub} {name}"));
         std::fs::write(&path, text).unwrap();
         path
     }
@@ -88,10 +87,6 @@ impl Setup {
         assert_eq!(found.len(), 1, "{found:?}");
         self.tables.join(&found[0])
     }
-}
-
-fn ksolve() -> Command {
-    Command::cargo_bin("ksolve").unwrap()
 }
 
 fn json(text: &str) -> serde_json::Value {

@@ -2,7 +2,7 @@
 //! `error: FILE:LINE:COL: ...` message, good files print a summary (and JSON on
 //! request), and ksolve+'s own sample files pass when they are beside the checkout.
 
-use assert_cmd::Command;
+use crate::common::ksolve;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -31,10 +31,6 @@ A
 0 0 0 1
 End
 ";
-
-fn ksolve() -> Command {
-    Command::cargo_bin("ksolve").unwrap()
-}
 
 /// Writes the files into a fresh folder and runs `ksolve check p.def [s.txt]` there, so
 /// that messages show the short relative names.

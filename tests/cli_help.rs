@@ -2,20 +2,9 @@
 //! the help texts show the ksolve+ forms and an example for every subcommand, and the
 //! completion scripts and manual pages come from the same argument definitions.
 
-use assert_cmd::Command;
-
 /// Runs ksolve with `args`; returns (exit code, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    crate::common::output(crate::common::ksolve().args(args))
 }
 
 /// Every subcommand path, nested ones included (`cache list`).
@@ -49,8 +38,7 @@ fn mistyped_subcommand_gets_a_suggestion() {
     // A file called `sovle` in the working directory is what the user meant.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("sovle"), "not a definition\n").unwrap();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(dir.path())
         .args(["sovle", "y.txt"])
         .output()

@@ -4,9 +4,7 @@
 //! Covers interchangeable pieces (QTM, where ksolve+ over-counts), bandaging, and
 //! directed moves with bandaging.
 
-mod gods_fixtures;
-
-use gods_fixtures::*;
+use crate::gods_fixtures::*;
 use ksolve::gods::{compute, GodOptions, Method};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, State};

@@ -2,12 +2,8 @@
 //! prints the same table and saves the same distance file as an uninterrupted run, and a
 //! checkpoint made for another metric or definition is refused.
 
-use assert_cmd::Command;
+use crate::common::ksolve;
 use std::path::{Path, PathBuf};
-
-fn ksolve() -> Command {
-    Command::cargo_bin("ksolve").unwrap()
-}
 
 fn puzzle(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -19,12 +15,7 @@ fn puzzle(name: &str) -> String {
 
 /// Runs ksolve and returns (exit code, stdout, stderr).
 fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
-    let out = ksolve().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    crate::common::output(ksolve().args(args))
 }
 
 fn s(p: &Path) -> String {

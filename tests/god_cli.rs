@@ -2,13 +2,9 @@
 //! antipodes and their format, JSON on the last line, the memory refusal, and saving
 //! the distance table.
 
-use assert_cmd::Command;
+use crate::common::ksolve;
 use predicates::prelude::*;
 use std::path::PathBuf;
-
-fn ksolve() -> Command {
-    Command::cargo_bin("ksolve").unwrap()
-}
 
 fn puzzle(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,15 +1,13 @@
 //! The database method: a saved distance table solves random positions optimally with
 //! no search, and damaged, foreign or mismatched tables are refused, never trusted.
 
-mod gods_fixtures;
-
-use gods_fixtures::*;
+use crate::gods_fixtures::*;
 use ksolve::gods::database::{self, Database, DatabaseError};
 use ksolve::gods::{compute, GodOptions, GodTable, Method};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, Puzzle, State};
 use ksolve::rng::Rng;
-use ksolve::table::file::{write_table, TableFileError};
+use ksolve::storage::file::{write_table, TableFileError};
 use std::path::Path;
 
 fn table(p: &Puzzle, metric: Metric, method: Method, keep: bool) -> GodTable {
@@ -51,15 +49,11 @@ fn save(p: &Puzzle, metric: Metric, method: Method, path: &Path) {
     database::write(path, p, &t).unwrap();
 }
 
-fn slow() -> bool {
-    std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
-}
-
 #[test]
 fn solves_random_positions_optimally() {
     let dir = tempfile::tempdir().unwrap();
     let p = cube2();
-    let metrics: &[Metric] = if slow() {
+    let metrics: &[Metric] = if crate::common::slow_tests() {
         &[Metric::Htm, Metric::Qtm]
     } else {
         &[Metric::Htm]

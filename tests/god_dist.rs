@@ -5,19 +5,12 @@
 //! another process count is refused. The six-face 2x2x2 (88,179,840 positions) and a
 //! 2x2x2 run killed by a signal are slow tests (`KSOLVE_SLOW_TESTS=1`).
 
+use crate::common::bin;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn slow() -> bool {
-    std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
-}
-
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("ksolve")
 }
 
 /// The ksolve command line of the Slurm script, as words with its shell variables left
@@ -233,7 +226,7 @@ fn a_stopped_two_process_run_resumes_to_the_same_table() {
 
 #[test]
 fn the_six_face_2x2x2_on_two_and_three_processes() {
-    if !slow() {
+    if !crate::common::slow_tests() {
         return;
     }
     let six = root().join("tests/fixtures/2x2x2_six_faces.def");
@@ -249,7 +242,7 @@ fn the_six_face_2x2x2_on_two_and_three_processes() {
 
 #[test]
 fn a_killed_two_process_2x2x2_run_resumes_to_the_same_table() {
-    if !slow() {
+    if !crate::common::slow_tests() {
         return;
     }
     let def = root().join("puzzles/2x2x2.def");

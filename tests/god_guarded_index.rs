@@ -3,8 +3,6 @@
 //! position's saved distance agree, on boards with reversible slides, one-way slides,
 //! interchangeable labels and a goal that is a set of positions.
 
-mod sliding_gen;
-
 use ksolve::def::parse_puzzle;
 use ksolve::gods::database::{self, Database};
 use ksolve::gods::{compute, GodError, GodOptions, GodTable, Method};
@@ -118,7 +116,7 @@ fn agree(p: &Puzzle) -> GodTable {
 
 #[test]
 fn eight_puzzle_by_the_flat_index() {
-    let p = parse(&sliding_gen::tiles(3, 3));
+    let p = parse(&crate::sliding_gen::tiles(3, 3));
     let t = agree(&p);
     assert_eq!(t.total(), 181_440);
     assert_eq!(t.index_space, Some(362_880));
@@ -130,7 +128,7 @@ fn eight_puzzle_by_the_flat_index() {
 fn interchangeable_tiles_and_two_blanks() {
     // 3 by 3, tiles of three kinds and two blanks (label 9): 9!/(2!3!2!2!) arrangements,
     // all of them reachable since repeated labels have no parity.
-    let text = with_solved(&sliding_gen::tiles(3, 3), "1 1 2 2 2 3 3 9 9");
+    let text = with_solved(&crate::sliding_gen::tiles(3, 3), "1 1 2 2 2 3 3 9 9");
     let t = agree(&parse(&text));
     assert_eq!(t.index_space, Some(7_560));
     assert_eq!(t.total(), 7_560);
@@ -140,13 +138,18 @@ fn interchangeable_tiles_and_two_blanks() {
 fn one_way_slides() {
     // Without the blank's moves up out of cells 4 and 5 (U4, U5), tiles slide down there
     // but never back: the moves are directed, so entries are whole bytes.
-    let text = without_moves(&sliding_gen::tiles(3, 2), &["U4", "U5"]);
+    let text = without_moves(&crate::sliding_gen::tiles(3, 2), &["U4", "U5"]);
     let p = parse(&text);
     let t = agree(&p);
     assert_eq!(t.table_bytes, 720);
     // Some position lies deeper than any two-way search could put it: the counts are
     // not those of the full board.
-    let full = god(&parse(&sliding_gen::tiles(3, 2)), Method::Indexed, false).unwrap();
+    let full = god(
+        &parse(&crate::sliding_gen::tiles(3, 2)),
+        Method::Indexed,
+        false,
+    )
+    .unwrap();
     assert_ne!(t.counts, full.counts);
 }
 
@@ -154,7 +157,7 @@ fn one_way_slides() {
 fn a_goal_that_is_a_set_of_positions() {
     // 3 by 2 with tiles 1 1 2 3 and two blanks (label 6): any placement with tile 3 at
     // the bottom right and a blank beside it is solved, 4!/2! = 12 of them.
-    let text = with_solved(&sliding_gen::tiles(3, 2), "?1 ?1 ?2 ?6 6 3");
+    let text = with_solved(&crate::sliding_gen::tiles(3, 2), "?1 ?1 ?2 ?6 6 3");
     let p = parse(&text);
     assert!(p.goal_is_set());
     let t = agree(&p);
@@ -163,7 +166,7 @@ fn a_goal_that_is_a_set_of_positions() {
 
 #[test]
 fn klotski_is_too_large_for_the_flat_index() {
-    let p = parse(&sliding_gen::klotski(false));
+    let p = parse(&crate::sliding_gen::klotski(false));
     match god(&p, Method::Indexed, false) {
         Err(GodError::TooLarge(why)) => assert!(why.contains("flat index"), "{why}"),
         other => panic!("{:?}", other.map(|t| t.counts)),
@@ -178,7 +181,7 @@ fn klotski_is_too_large_for_the_flat_index() {
 /// 31 moves.
 #[test]
 fn saved_flat_index_tables_answer_the_database_method() {
-    let p = parse(&sliding_gen::tiles(3, 3));
+    let p = parse(&crate::sliding_gen::tiles(3, 3));
     let t = god(&p, Method::Auto, true).unwrap();
     assert_eq!(t.method, Method::Indexed);
     let dir = tempfile::tempdir().unwrap();

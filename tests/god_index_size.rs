@@ -11,10 +11,6 @@ use ksolve::gods::{compute, GodOptions, GodTable};
 use ksolve::progress::Silent;
 use std::path::{Path, PathBuf};
 
-fn slow() -> bool {
-    std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
-}
-
 fn table(path: &Path) -> GodTable {
     let (puzzle, _) = load_puzzle(path).unwrap();
     compute(&puzzle, &GodOptions::default(), &Silent, &|_, _| {}).unwrap()
@@ -50,7 +46,7 @@ fn twsearch_skewb_fits_in_twenty_megabytes() {
     let Some(path) = twsearch_sample("skewb.tws") else {
         return;
     };
-    if cfg!(debug_assertions) && !slow() {
+    if cfg!(debug_assertions) && !crate::common::slow_tests() {
         return;
     }
     let t = table(&path);
@@ -68,7 +64,7 @@ fn twsearch_pyraminx_with_tips_fits_in_two_hundred_megabytes() {
     let Some(path) = twsearch_sample("pyraminx.tws") else {
         return;
     };
-    if cfg!(debug_assertions) || !slow() {
+    if cfg!(debug_assertions) || !crate::common::slow_tests() {
         return;
     }
     let t = table(&path);

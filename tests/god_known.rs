@@ -1,9 +1,7 @@
 //! Known-answer tests: published God's-algorithm tables (numbers copied from
 //! `../shared/reference/gods-tables.md`) reproduced on puzzles built in code.
 
-mod gods_fixtures;
-
-use gods_fixtures::*;
+use crate::gods_fixtures::*;
 use ksolve::gods::{compute, GodOptions, GodTable, Method};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, Puzzle};
@@ -15,10 +13,6 @@ fn table(p: &Puzzle, metric: Metric, method: Method) -> GodTable {
         ..GodOptions::default()
     };
     compute(p, &opts, &Silent, &|_, _| {}).unwrap()
-}
-
-fn slow() -> bool {
-    std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
 }
 
 /// Checks every antipode: at the deepest distance by its solution's cost, and solved by it.
@@ -92,7 +86,7 @@ fn pyraminx_without_tips() {
 
 #[test]
 fn cube2_all_faces_htm() {
-    if !slow() {
+    if !crate::common::slow_tests() {
         return;
     }
     let p = cube2_all_faces();
@@ -107,7 +101,7 @@ fn cube2_all_faces_htm() {
 
 #[test]
 fn cube2_all_faces_qtm() {
-    if !slow() {
+    if !crate::common::slow_tests() {
         return;
     }
     let p = cube2_all_faces();

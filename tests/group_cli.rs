@@ -1,7 +1,6 @@
 //! `ksolve check` and the group: reachable counts (exact, or labelled upper bounds),
 //! `--orbits`, and unsolvable scrambles refused with the reason in words and exit 1.
 
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -11,8 +10,7 @@ fn root() -> PathBuf {
 /// Runs `ksolve check ARGS --json` from the repository root; returns exit code, the
 /// text output and the JSON summary (the last line).
 fn check(args: &[&str]) -> (i32, String, serde_json::Value) {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(root())
         .arg("check")
         .args(args)
@@ -103,14 +101,13 @@ fn odd_arrangement_of_two_three_cycles_is_refused_quickly() {
     let scr = "Scramble odd\nPIECES\n2 1 3 4 5\nEnd\nScramble even\nPIECES\n2 3 1 4 5\nEnd\n";
     std::fs::write(dir.path().join("s.txt"), scr).unwrap();
     let start = std::time::Instant::now();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(dir.path())
         .args(["check", "c.def", "s.txt", "--json"])
         .output()
         .unwrap();
     let elapsed = start.elapsed();
-    assert!(elapsed < std::time::Duration::from_secs(1), "{elapsed:?}");
+    crate::common::assert_quick(elapsed, std::time::Duration::from_secs(1), "");
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("Reachable positions: 60\n"), "{stdout}");
@@ -134,8 +131,7 @@ fn twisted_corner_scramble_names_the_orientation_sum() {
                ScrambleAlg fine\nR U R' U'\nEnd\n";
     std::fs::write(dir.path().join("s.txt"), scr).unwrap();
     let def = root().join("puzzles/3x3x3.def");
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(dir.path())
         .arg("check")
         .arg(&def)
@@ -175,8 +171,7 @@ fn solve_cycles(scrambles: &str) -> (i32, Vec<serde_json::Value>, std::time::Dur
     std::fs::write(dir.path().join("c.def"), CYCLES).unwrap();
     std::fs::write(dir.path().join("s.txt"), scrambles).unwrap();
     let start = std::time::Instant::now();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(dir.path())
         .args(["solve", "c.def", "s.txt", "--json", "--no-cache"])
         .output()
@@ -194,7 +189,7 @@ fn solve_cycles(scrambles: &str) -> (i32, Vec<serde_json::Value>, std::time::Dur
 fn solve_refuses_an_odd_arrangement_and_solves_the_rest() {
     let scr = "Scramble odd\nPIECES\n2 1 3 4 5\nEnd\nScramble even\nPIECES\n2 3 1 4 5\nEnd\n";
     let (code, lines, elapsed) = solve_cycles(scr);
-    assert!(elapsed < std::time::Duration::from_secs(1), "{elapsed:?}");
+    crate::common::assert_quick(elapsed, std::time::Duration::from_secs(1), "");
     assert_eq!(code, 1);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["status"], "unreachable");
@@ -214,8 +209,7 @@ fn solve_prints_why_a_position_cannot_be_reached() {
     let dir = tempfile::tempdir().unwrap();
     let scr = "Scramble twisted\nCORNERS\n1 2 3 4 5 6 7 8\n1 0 0 0 0 0 0 0\nEnd\n";
     std::fs::write(dir.path().join("s.txt"), scr).unwrap();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(dir.path())
         .arg(root().join("puzzles/3x3x3.def"))
         .arg("s.txt")
@@ -241,8 +235,7 @@ fn random_scrambles_are_reachable_and_repeatable() {
     std::fs::write(dir.path().join("c.def"), CYCLES).unwrap();
     std::fs::write(dir.path().join("s.txt"), &scr).unwrap();
     let run = || {
-        Command::cargo_bin("ksolve")
-            .unwrap()
+        crate::common::ksolve()
             .current_dir(dir.path())
             .args(["c.def", "s.txt", "--seed", "7", "--no-cache"])
             .output()

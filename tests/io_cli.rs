@@ -3,8 +3,6 @@
 //! promptly and quietly when its standard output is closed, says why a write failed,
 //! and keeps its messages true and short.
 
-mod common;
-
 use assert_cmd::Command;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::FileTypeExt;
@@ -26,7 +24,7 @@ impl Files {
     fn new() -> Files {
         let dir = tempfile::tempdir().unwrap();
         let def = dir.path().join("cube2.def");
-        std::fs::write(&def, common::CUBE2).unwrap();
+        std::fs::write(&def, crate::common::CUBE2).unwrap();
         let tables = dir.path().join("tables");
         Files { dir, def, tables }
     }
@@ -70,7 +68,7 @@ fn mkfifo(p: &Path) {
 }
 
 fn ksolve() -> Command {
-    let mut c = Command::cargo_bin("ksolve").unwrap();
+    let mut c = crate::common::ksolve();
     c.timeout(PROMPT);
     c
 }
@@ -282,7 +280,7 @@ fn cache_warnings_give_the_reason() {
 /// Runs ksolve with `args`, reads `lines` lines of its standard output and closes it;
 /// returns the exit code, stderr and how long the process took after the close.
 fn close_after(args: &[&std::ffi::OsStr], lines: usize) -> (Option<i32>, String, Duration) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+    let mut child = std::process::Command::new(crate::common::bin())
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -371,7 +369,7 @@ fn a_full_output_is_an_error() {
             f.tables.as_os_str(),
         ],
     ] {
-        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+        let out = std::process::Command::new(crate::common::bin())
             .args(&args)
             .stdout(full.try_clone().unwrap())
             .stderr(Stdio::piped())

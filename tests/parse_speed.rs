@@ -2,7 +2,9 @@
 //! generated here (a million words on one line, a million-move `ScrambleAlg`, 100,000
 //! `Move` blocks, tens of thousands of sets, a bad first line before 100 MB) must be read
 //! or refused within a few seconds even in a debug build. Quadratic readers took minutes
-//! on each of them.
+//! on each of them. Every run checks what was read; the time bounds are asserted with
+//! `KSOLVE_SLOW_TESTS=1` only (see `common::assert_quick`), since a loaded machine can
+//! slow any reader down.
 
 use ksolve::def::{parse_puzzle, parse_scrambles, ErrorKind, MAX_MOVES};
 use std::time::{Duration, Instant};
@@ -33,15 +35,12 @@ CORNERS
 End
 ";
 
-/// Runs `f` and fails when it takes longer than `bound`.
+/// Runs `f`; in slow runs, fails when it takes longer than `bound`.
 fn timed<T>(what: &str, bound: Duration, f: impl FnOnce() -> T) -> T {
     let start = Instant::now();
     let out = f();
     let took = start.elapsed();
-    assert!(
-        took < bound,
-        "{what} took {took:?}, expected under {bound:?}"
-    );
+    crate::common::assert_quick(took, bound, what);
     out
 }
 

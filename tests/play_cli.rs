@@ -4,7 +4,6 @@
 //! the Rotate board (a level-5 scramble solved in at most 5 moves, the one swap per
 //! game), and the interactive path in a real pseudo-terminal.
 
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {
@@ -24,7 +23,7 @@ fn copy_def(def: &str) -> (tempfile::TempDir, PathBuf) {
 /// test's own, with `script` on standard input: exit code and standard output, with
 /// the temporary folder's path replaced by `[DIR]`.
 fn play(dir: &Path, def: &Path, scr: Option<&str>, extra: &[&str], script: &str) -> (i32, String) {
-    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    let mut cmd = crate::common::ksolve();
     cmd.current_dir(root()).arg("play").arg(def);
     if let Some(s) = scr {
         cmd.arg(s);
@@ -229,7 +228,7 @@ fn keys(p: &mut rexpect::session::PtySession, keys: &str) {
 fn a_terminal_session_prompts_completes_and_draws() {
     use rexpect::session::spawn_command;
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ksolve"));
+    let mut cmd = std::process::Command::new(crate::common::bin());
     cmd.current_dir(root())
         .args(["play", "puzzles/3x3x3.def", "--quiet", "--macros"])
         .arg(dir.path().join("m.macros"))

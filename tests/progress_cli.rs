@@ -2,15 +2,12 @@
 //! no bars, no carriage returns, nothing for stages that were not run (tables loaded
 //! from the cache) and nothing at all with `--quiet`.
 
-use assert_cmd::Command;
-
 /// Runs `ksolve solve` on the shipped Pyraminx (two pruning tables) with the tables in
 /// `tables`, stderr captured (so not a terminal), and returns stderr without the
 /// per-scramble summary lines (`NAME: N moves, 1 solution, 0.02 s`), which are not
 /// progress.
 fn solve_stderr(tables: &std::path::Path, extra: &[&str]) -> String {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["solve", "puzzles/pyraminx.def", "scrambles/pyraminx.txt"])
         .args(["--memory", "64M", "--threads", "1", "--tables"])

@@ -5,6 +5,7 @@
 //! refused; the shard comes from Slurm's or Kubernetes' variables; and the scripts in
 //! `deploy/` run the very commands tested here.
 
+use crate::common::bin;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -27,10 +28,6 @@ const SCHEDULER_VARS: &[&str] = &[
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("ksolve")
 }
 
 /// `ksolve ARGS` in the repository's folder with no scheduler variables.

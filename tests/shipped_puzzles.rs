@@ -2,7 +2,6 @@
 //! order its geometry says, each puzzle generates the group of the published size, and
 //! known sequences give the known positions.
 
-use assert_cmd::Command;
 use ksolve::def::{load_puzzle, load_scrambles, parse_scrambles};
 use ksolve::group::Group;
 use ksolve::puzzle::{Puzzle, ScrambleSource, State};
@@ -34,7 +33,7 @@ fn every_shipped_file_passes_check() {
     for def in &defs {
         let stem = def.file_stem().unwrap().to_str().unwrap();
         let scr = root().join("scrambles").join(format!("{stem}.txt"));
-        let mut cmd = Command::cargo_bin("ksolve").unwrap();
+        let mut cmd = crate::common::ksolve();
         cmd.arg("check").arg(def);
         if scr.exists() {
             cmd.arg(&scr);
@@ -46,8 +45,7 @@ fn every_shipped_file_passes_check() {
             let more = e.unwrap().path();
             let name = more.file_name().unwrap().to_str().unwrap().to_string();
             if name.starts_with(&format!("{stem}.")) && name.ends_with(".txt") && more != scr {
-                Command::cargo_bin("ksolve")
-                    .unwrap()
+                crate::common::ksolve()
                     .arg("check")
                     .arg(def)
                     .arg(&more)

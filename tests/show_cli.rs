@@ -2,7 +2,6 @@
 //! SVG pictures (rendered by a real SVG renderer), and the ksolve+ form for puzzles
 //! without a sticker map.
 
-use assert_cmd::Command;
 use std::path::Path;
 
 fn root() -> &'static Path {
@@ -11,8 +10,7 @@ fn root() -> &'static Path {
 
 /// Runs ksolve in the repository root: exit code and standard output.
 fn ksolve(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(root())
         .args(args)
         .output()

@@ -4,9 +4,6 @@
 //! same-named definition elsewhere and same-named tables of one definition never share
 //! a file.
 
-mod common;
-
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -20,8 +17,7 @@ struct Run {
 
 fn run(def: &Path, scr: &Path, tables: &Path) -> Run {
     let t = Instant::now();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .arg(def)
         .arg(scr)
         .arg("--tables")
@@ -64,7 +60,7 @@ fn setup() -> Setup {
     let def = dir.path().join("cube2.def");
     let scr = dir.path().join("cube2.txt");
     let tables = dir.path().join("tables");
-    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&def, crate::common::CUBE2).unwrap();
     std::fs::write(&scr, SCRAMBLES).unwrap();
     let first = run(&def, &scr, &tables);
     assert!(!first.stderr.contains("warning"), "{}", first.stderr);
@@ -114,7 +110,11 @@ fn a_fresh_cache_folder_builds_quietly() {
     // definition: another definition's first run in the same folder is not warned.
     let s = setup();
     let other = s.def.with_file_name("other.def");
-    std::fs::write(&other, common::CUBE2.replace("Move F", "# no F\nMove F")).unwrap();
+    std::fs::write(
+        &other,
+        crate::common::CUBE2.replace("Move F", "# no F\nMove F"),
+    )
+    .unwrap();
     let first = run(&other, &s.scr, &s.tables);
     assert!(!first.stderr.contains("warning"), "{}", first.stderr);
     assert_eq!(first.stdout, s.first.stdout);
@@ -165,7 +165,7 @@ fn edited_definition_gets_tables_of_its_own() {
     let old = table_file(&s.tables);
     // The same puzzle with its F move renamed G: its tables are keyed by other
     // definition bytes, so they get other files and the old table is never read.
-    std::fs::write(&s.def, common::CUBE2.replace("Move F", "Move G")).unwrap();
+    std::fs::write(&s.def, crate::common::CUBE2.replace("Move F", "Move G")).unwrap();
     let again = run(&s.def, &s.scr.clone(), &s.tables);
     assert!(!again.stderr.contains("warning"), "{}", again.stderr);
     let tables: Vec<PathBuf> = std::fs::read_dir(&s.tables)
@@ -199,8 +199,7 @@ fn edited_definition_gets_tables_of_its_own() {
 /// Runs `ksolve solve` from the repository root (where `puzzles/` and `scrambles/` are)
 /// with extra arguments and returns stderr, asserting success.
 fn solve_stderr(args: &[&str], tables: &Path) -> String {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("solve")
         .args(args)
@@ -242,10 +241,10 @@ fn same_named_definitions_share_a_cache_folder_and_both_stay_warm() {
     let a = dir.path().join("a/cube2.def");
     let b = dir.path().join("b/cube2.def");
     for (def, text) in [
-        (&a, common::CUBE2.to_string()),
+        (&a, crate::common::CUBE2.to_string()),
         (
             &b,
-            common::CUBE2.replace("Move F", "# not the same bytes\nMove F"),
+            crate::common::CUBE2.replace("Move F", "# not the same bytes\nMove F"),
         ),
     ] {
         std::fs::create_dir_all(def.parent().unwrap()).unwrap();

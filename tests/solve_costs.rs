@@ -3,14 +3,11 @@
 //! (weight 0) among them. Every optimal cost is checked against Dijkstra's algorithm
 //! written here, which reads the weights from this file's own table, not the library's.
 
-mod common;
-
-use assert_cmd::Command;
-use common::*;
+use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{SearchError, SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -190,7 +187,7 @@ fn solve_prints_cost_and_moves() {
     // Undoing Y B takes B (cost 2) and a free Y'.
     std::fs::write(&scr, "ScrambleAlg yb\nY B\nEnd\n").unwrap();
     let run = |json: bool| {
-        let mut cmd = Command::cargo_bin("ksolve").unwrap();
+        let mut cmd = crate::common::ksolve();
         cmd.arg("solve").arg(&def).arg(&scr).arg("--no-cache");
         if json {
             cmd.arg("--json");

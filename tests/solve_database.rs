@@ -3,9 +3,6 @@
 //! as IDA*'s; a missing, damaged or foreign table is rebuilt with a warning; scrambles
 //! the table cannot answer are searched.
 
-mod common;
-
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
 struct Files {
@@ -17,7 +14,7 @@ impl Files {
     fn new() -> Files {
         let dir = tempfile::tempdir().unwrap();
         let def = dir.path().join("cube2.def");
-        std::fs::write(&def, common::CUBE2).unwrap();
+        std::fs::write(&def, crate::common::CUBE2).unwrap();
         Files { dir, def }
     }
 
@@ -33,11 +30,7 @@ impl Files {
 }
 
 fn ksolve(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::cargo_bin("ksolve")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap()
+    crate::common::ksolve().args(args).output().unwrap()
 }
 
 fn save(f: &Files, db: &Path, qtm: bool) {
@@ -221,7 +214,7 @@ fn foreign_database_is_rebuilt() {
             // A table saved for another puzzle (the 2x2x2 with U and R only) at the path.
             let dir = tempfile::tempdir().unwrap();
             let other = dir.path().join("ur.def");
-            let text = common::CUBE2;
+            let text = crate::common::CUBE2;
             let cut = text.find("Move F").unwrap();
             std::fs::write(&other, &text[..cut]).unwrap();
             let out = ksolve(&[

@@ -2,9 +2,6 @@
 //! (`-`, also for `check`), the flags that replace a scramble file's `Slack`,
 //! `MaxDepth`, `QTM`/`HTM` and `MoveLimits`, and the per-scramble summary on stderr.
 
-mod common;
-
-use assert_cmd::Command;
 use std::path::PathBuf;
 
 /// The tests' 2x2x2 (moves U, R, F; one corner held) and a scramble file beside it.
@@ -12,7 +9,7 @@ fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let def = dir.path().join("cube2.def");
     let scr = dir.path().join("s.txt");
-    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&def, crate::common::CUBE2).unwrap();
     std::fs::write(&scr, scrambles).unwrap();
     (dir, def, scr)
 }
@@ -20,17 +17,11 @@ fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
 /// Runs ksolve with `args` (tables in memory) and `stdin`; returns (exit code, stdout,
 /// stderr).
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
-        .args(args)
-        .arg("--no-cache")
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    crate::common::output(
+        crate::common::ksolve()
+            .args(args)
+            .arg("--no-cache")
+            .write_stdin(stdin),
     )
 }
 
@@ -206,8 +197,7 @@ fn dash_reads_scrambles_from_standard_input() {
     let (code, _, err) = run(&["solve", def, "-"], "ScrambleAlg bad\nR Q\nEnd\n");
     assert_eq!(code, 2);
     assert!(err.contains("<stdin>:2:3:"), "{err}");
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .args(["check", def, "-", "--json"])
         .write_stdin(text)
         .output()

@@ -7,14 +7,11 @@
 //! reports a position that reaches no goal position, and searches instead of using a
 //! distance table built for Solved.
 
-mod common;
-
-use assert_cmd::Command;
 use ksolve::def::{parse_puzzle, parse_scrambles};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{MoveId, Puzzle, State};
 use ksolve::search::{SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -22,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// The 2x2x2 of `common` turned by U and R only, with its ignores (the permutation of
 /// UBL and UBR, the orientation of UBL).
 fn ru_cube() -> String {
-    let with_ignore = common::cube2_with_ignore();
+    let with_ignore = crate::common::cube2_with_ignore();
     let (head, rest) = with_ignore.split_once("Move F").unwrap();
     let ignore = &rest[rest.find("Ignore").unwrap()..];
     format!("{head}{ignore}")
@@ -147,7 +144,7 @@ fn goals_with_interchangeable_pieces_match_a_breadth_first_search() {
 /// with `?`, one unreachable) and compares with the test's breadth-first search;
 /// returns the number of reachable positions.
 fn check_against_breadth_first(def: &str, step: usize) -> usize {
-    let p = common::puzzle(def);
+    let p = crate::common::puzzle(def);
     let all = reachable(&p);
     let goals = vec![
         TestGoal {
@@ -183,7 +180,7 @@ fn check_against_breadth_first(def: &str, step: usize) -> usize {
     for (i, s) in sample.iter().enumerate() {
         text += &block("Scramble", &format!("s{i}"), s, &[], &[]);
     }
-    let scrambles = common::scrambles(&p, &text);
+    let scrambles = crate::common::scrambles(&p, &text);
     assert_eq!(scrambles.len(), sample.len());
     let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 1 << 28));
     let mut depths = HashSet::new();
@@ -260,7 +257,7 @@ fn the_checkerboard_solves_at_the_length_a_meet_in_the_middle_search_finds() {
     assert_eq!(checkers, &state_of(&p, "V2 H2 M2"));
     let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 64 << 20));
     for s in &scrambles {
-        let start = common::position(&p, s).0;
+        let start = crate::common::position(&p, s).0;
         let want = meet_in_the_middle(&p, &start, checkers, 3).unwrap();
         let o = solver
             .solve(
@@ -284,7 +281,7 @@ fn the_checkerboard_solves_at_the_length_a_meet_in_the_middle_search_finds() {
         );
     }
     // From solved: three slice half turns.
-    let start = common::position(&p, &scrambles[0]).0;
+    let start = crate::common::position(&p, &scrambles[0]).0;
     assert_eq!(meet_in_the_middle(&p, &start, checkers, 3), Some(3));
 }
 
@@ -298,7 +295,7 @@ fn any_of_the_24_orientations_counts_as_solved() {
     let lengths: Vec<Option<u32>> = scrambles
         .iter()
         .map(|s| {
-            let start = common::position(&p, s).0;
+            let start = crate::common::position(&p, s).0;
             solver
                 .solve(
                     &start,
@@ -323,10 +320,10 @@ const SCR_SOLVED: &str = "MaxDepth 6\nScrambleAlg r\nR\nEnd\n";
 
 #[test]
 fn tables_built_for_a_goal_are_never_used_for_solved() {
-    let p = common::puzzle(&ru_cube());
-    let goal = common::scrambles(&p, SCR_GOAL);
-    let plain = common::scrambles(&p, SCR_SOLVED);
-    let start = common::position(&p, &plain[0]).0;
+    let p = crate::common::puzzle(&ru_cube());
+    let goal = crate::common::scrambles(&p, SCR_GOAL);
+    let plain = crate::common::scrambles(&p, SCR_SOLVED);
+    let start = crate::common::position(&p, &plain[0]).0;
     let solve = |solver: &mut Solver, s: &ksolve::puzzle::Scramble| {
         solver
             .solve(
@@ -383,19 +380,13 @@ fn ksolve(dir: &Path, def: &str, scr: &str, extra: &[&str]) -> (i32, String, Str
     let s = dir.join("p.txt");
     std::fs::write(&d, def).unwrap();
     std::fs::write(&s, scr).unwrap();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
-        .arg("solve")
-        .arg(&d)
-        .arg(&s)
-        .arg("--no-cache")
-        .args(extra)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    crate::common::output(
+        crate::common::ksolve()
+            .arg("solve")
+            .arg(&d)
+            .arg(&s)
+            .arg("--no-cache")
+            .args(extra),
     )
 }
 
@@ -407,7 +398,7 @@ fn a_position_that_reaches_no_goal_position_is_reported_with_each_reason() {
     let scr = "Goal twisted\nCORNERS\n1 2 3 4 5 6 7\n1 0 0 0 0 0 0\nEnd\n\
                Goal twisted2\nCORNERS\n2 1 3 4 5 6 7\n0 0 2 0 0 0 0\nEnd\n\
                ScrambleAlg r\nR\nEnd\n";
-    let (code, out, err) = ksolve(dir.path(), common::CUBE2, scr, &[]);
+    let (code, out, err) = ksolve(dir.path(), crate::common::CUBE2, scr, &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("none of the goal's 2 positions"), "{out}");
     assert!(
@@ -424,7 +415,7 @@ fn a_goal_the_moves_left_by_move_limits_cannot_reach_is_reported() {
     // MaxDepth.
     let scr = "MoveLimits\nF* 0\nEnd\nGoalAlg f\nF\nEnd\nScrambleAlg r\nR\nEnd\n\
                ScrambleAlg rf\nF R'\nEnd\n";
-    let (code, out, err) = ksolve(dir.path(), common::CUBE2, scr, &[]);
+    let (code, out, err) = ksolve(dir.path(), crate::common::CUBE2, scr, &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains("with only the moves MoveLimits allow"),
@@ -459,7 +450,7 @@ fn the_database_is_not_used_for_a_goal() {
     let db = db.to_str().unwrap();
     let (code, out, err) = ksolve(
         dir.path(),
-        common::CUBE2,
+        crate::common::CUBE2,
         SCR_GOAL,
         &["--database", db, "-q"],
     );
@@ -476,12 +467,12 @@ fn a_bad_goal_block_names_its_file_line_and_column() {
     let then = "ScrambleAlg r\nR\nEnd\n";
     // `?` where the definition's Ignore allows nothing.
     let scr = format!("Goal g\nCORNERS\n1 ? 3 4 5 6 7\nEnd\n{then}");
-    let (code, _, err) = ksolve(dir.path(), common::CUBE2, &scr, &[]);
+    let (code, _, err) = ksolve(dir.path(), crate::common::CUBE2, &scr, &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("p.txt:3:3"), "{err}");
     // A piece twice.
     let scr = format!("Goal g\nCORNERS\n1 1 3 4 5 6 7\nEnd\n{then}");
-    let (code, _, err) = ksolve(dir.path(), common::CUBE2, &scr, &[]);
+    let (code, _, err) = ksolve(dir.path(), crate::common::CUBE2, &scr, &[]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("p.txt:3:3") && err.contains("appears more often"),
@@ -489,12 +480,12 @@ fn a_bad_goal_block_names_its_file_line_and_column() {
     );
     // A move the definition does not have.
     let scr = format!("GoalAlg g\nR Q\nEnd\n{then}");
-    let (code, _, err) = ksolve(dir.path(), common::CUBE2, &scr, &[]);
+    let (code, _, err) = ksolve(dir.path(), crate::common::CUBE2, &scr, &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("p.txt:2:3"), "{err}");
     // A missing End.
     let scr = format!("Goal g\nCORNERS\n1 2 3 4 5 6 7\n{then}");
-    let (code, _, err) = ksolve(dir.path(), common::CUBE2, &scr, &[]);
+    let (code, _, err) = ksolve(dir.path(), crate::common::CUBE2, &scr, &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("p.txt:1:1"), "{err}");
 }
@@ -504,7 +495,7 @@ fn json_names_the_goal_position_reached() {
     let dir = tempfile::tempdir().unwrap();
     // From R, the goal position R2 is one move away and U two.
     let scr = "GoalAlg u\nU\nEnd\nGoalAlg r2\nR2\nEnd\nScrambleAlg r\nR\nEnd\n";
-    let (code, out, err) = ksolve(dir.path(), common::CUBE2, scr, &["--json"]);
+    let (code, out, err) = ksolve(dir.path(), crate::common::CUBE2, scr, &["--json"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"solutions\":[\"R\"]"), "{out}");
     assert!(out.contains("\"length\":1,\"goal\":\"r2\""), "{out}");

@@ -4,10 +4,7 @@
 //! brute-force search of `common`, which tries every canonical sequence on the piece
 //! model and checks guards through `Puzzle::block_allows`.
 
-mod common;
-mod sliding_gen;
-
-use common::brute_force;
+use crate::common::{assert_same_solutions, brute_force};
 use ksolve::def::parse_puzzle;
 use ksolve::gods::{compute, GodOptions};
 use ksolve::progress::Silent;
@@ -15,11 +12,11 @@ use ksolve::puzzle::{
     Block, IgnoreMask, LimitKey, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State,
 };
 use ksolve::search::{SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 
 fn board() -> Puzzle {
-    parse_puzzle(sliding_gen::tiles(3, 2).as_bytes(), "2x3.def")
+    parse_puzzle(crate::sliding_gen::tiles(3, 2).as_bytes(), "2x3.def")
         .unwrap()
         .0
 }
@@ -70,15 +67,7 @@ fn agree(p: &Puzzle, ignore: &[IgnoreMask], settings: &SolveSettings) {
         let want = brute_force(p, &start, ignore, settings);
         for exact in [true, false] {
             let got = search(p, &start, ignore, settings, exact);
-            assert_eq!(
-                got,
-                want,
-                "seed {seed}, exact table {exact}: {:?} vs {:?}",
-                got.iter().map(|s| p.format_sequence(s)).collect::<Vec<_>>(),
-                want.iter()
-                    .map(|s| p.format_sequence(s))
-                    .collect::<Vec<_>>()
-            );
+            assert_same_solutions(p, &got, &want, &format!("seed {seed}, exact table {exact}"));
         }
     }
 }

@@ -2,12 +2,10 @@
 //! search over the piece-level model: the 2x2x2 turned by U and R only (29,160
 //! positions), every 50th position in breadth-first order, in both metrics.
 
-mod common;
-
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, SolveSettings, State};
 use ksolve::search::{SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::collections::{HashMap, VecDeque};
 
@@ -42,8 +40,12 @@ fn distances(p: &ksolve::puzzle::Puzzle, metric: Metric) -> HashMap<State, u32> 
 
 #[test]
 fn optimal_lengths_match_breadth_first_search() {
-    let def = common::CUBE2.split("Move F").next().unwrap().to_string();
-    let p = common::puzzle(&def);
+    let def = crate::common::CUBE2
+        .split("Move F")
+        .next()
+        .unwrap()
+        .to_string();
+    let p = crate::common::puzzle(&def);
     for metric in [Metric::Htm, Metric::Qtm] {
         let dist = distances(&p, metric);
         assert_eq!(dist.len(), 29_160);
@@ -112,7 +114,7 @@ fn pyraminx_table_counts_gods_numbers() {
 /// are solved in four moves. Slow in a debug build (`KSOLVE_SLOW_TESTS=1`).
 #[test]
 fn megaminx_short_scrambles() {
-    if std::env::var_os("KSOLVE_SLOW_TESTS").is_none_or(|v| v != "1") {
+    if !crate::common::slow_tests() {
         return;
     }
     let root = env!("CARGO_MANIFEST_DIR");

@@ -4,13 +4,11 @@
 //! length here is checked against a brute force written in this file, which tries
 //! every move sequence (no canonical rule at all) with the limits applied.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{Outcome, SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::collections::{HashMap, HashSet};
 

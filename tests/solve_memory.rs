@@ -2,13 +2,10 @@
 //! with the smallest that works, and a puzzle whose move tables do not fit the budget is
 //! refused at once, with what it needs, without using more memory than the budget.
 
+use crate::common::ksolve;
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-fn ksolve() -> Command {
-    Command::cargo_bin("ksolve").unwrap()
-}
 
 fn shipped(dir: &str, name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -69,8 +66,7 @@ fn a_twenty_thousand_piece_set_over_budget_is_refused_at_once() {
     let time = Path::new("/usr/bin/time");
     let mut cmd = if time.exists() {
         let mut c = Command::new(time);
-        c.args(["-f", "peak %M KB"])
-            .arg(assert_cmd::cargo::cargo_bin("ksolve"));
+        c.args(["-f", "peak %M KB"]).arg(crate::common::bin());
         c
     } else {
         ksolve()
@@ -83,7 +79,7 @@ fn a_twenty_thousand_piece_set_over_budget_is_refused_at_once() {
     let out = cmd.output().unwrap();
     let took = start.elapsed();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(took < Duration::from_secs(10), "took {took:?}: {err}");
+    crate::common::assert_quick(took, Duration::from_secs(10), &err);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
         err.contains("move tables need") && err.contains("more than the memory budget of 100 MiB"),

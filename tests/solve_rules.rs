@@ -2,9 +2,7 @@
 //! the solver prints (lengths, counts and order) equals what an independent brute-force
 //! search over the piece-level model finds.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// Solves every scramble of `scr` on `def` and compares with the brute force.
 fn agree(def: &str, scr: &str) -> Vec<Vec<usize>> {
@@ -14,10 +12,7 @@ fn agree(def: &str, scr: &str) -> Vec<Vec<usize>> {
         let (start, ignore) = position(&p, &s);
         let got = solve(&p, &start, &ignore, &s.settings);
         let want = brute_force(&p, &start, &ignore, &s.settings);
-        let names = |v: &[Vec<ksolve::puzzle::MoveId>]| {
-            v.iter().map(|x| p.format_sequence(x)).collect::<Vec<_>>()
-        };
-        assert_eq!(names(&got.solutions), names(&want), "scramble {}", s.name);
+        assert_same_solutions(&p, &got.solutions, &want, &format!("scramble {}", s.name));
         assert!(
             !want.is_empty(),
             "scramble {} should have solutions",

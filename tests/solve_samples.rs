@@ -3,9 +3,8 @@
 //! are read from `../shared/ksolve-samples` and the test is skipped when that folder is
 //! absent. The 3x3x3 <R,F,U> and Megaminx <R,U> files build tables of ~90 million
 //! entries, too slow for a debug build: they run in release builds (`.ci/run` runs
-//! `cargo test --release --test solve_samples`) or with `KSOLVE_SLOW_TESTS=1`.
+//! `cargo test --release --test integration solve_samples::`) or with `KSOLVE_SLOW_TESTS=1`.
 
-use assert_cmd::Command;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -33,8 +32,7 @@ fn check(def: &str, scr: &str, expected: Expected) {
         return;
     };
     let tables = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .arg(dir.join(def))
         .arg(dir.join(scr))
         .args(["--json", "--seed", "7", "--tables"])

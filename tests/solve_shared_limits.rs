@@ -3,13 +3,11 @@
 //! checked against brute forces written here, which count the limited moves by their
 //! names and never ask the library which moves a limit matches.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{MoveId, Puzzle, SolveSettings, State};
 use ksolve::search::{Outcome, SolveOptions, Solver, Status};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::collections::{HashMap, HashSet};
 

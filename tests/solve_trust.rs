@@ -2,8 +2,6 @@
 //! impossible: `--count 0`, positions the moves left by `MoveLimits` cannot reach, and
 //! huge `Slack` runs, which print solutions as they are found.
 
-mod common;
-
 use assert_cmd::Command;
 use std::path::PathBuf;
 
@@ -11,13 +9,13 @@ fn files(scrambles: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let def = dir.path().join("cube2.def");
     let scr = dir.path().join("s.txt");
-    std::fs::write(&def, common::CUBE2).unwrap();
+    std::fs::write(&def, crate::common::CUBE2).unwrap();
     std::fs::write(&scr, scrambles).unwrap();
     (dir, def, scr)
 }
 
 fn ksolve(def: &PathBuf, scr: &PathBuf, extra: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    let mut cmd = crate::common::ksolve();
     cmd.arg("solve")
         .arg(def)
         .arg(scr)
@@ -29,7 +27,7 @@ fn ksolve(def: &PathBuf, scr: &PathBuf, extra: &[&str]) -> Command {
 /// What `ksolve solve DEF SCR ARGS` printed on stdout in its first four seconds, after
 /// which it is killed: a run that streams has printed solutions by then.
 fn stdout_of_killed_run(def: &PathBuf, scr: &PathBuf, args: &[&str]) -> String {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+    let mut child = std::process::Command::new(crate::common::bin())
         .arg("solve")
         .arg(def)
         .arg(scr)

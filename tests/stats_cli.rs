@@ -1,7 +1,6 @@
 //! `ksolve stats`: the distribution of optimal lengths of random 2x2x2 positions against
 //! the 2x2x2's God's table, the `--json` object, `--walk` and repeatable seeds.
 
-use assert_cmd::Command;
 use std::path::Path;
 
 /// Positions of the shipped 2x2x2 (U, R and F with their powers, half-turn metric) at
@@ -24,8 +23,7 @@ fn root() -> &'static Path {
 /// Runs `ksolve stats puzzles/2x2x2.def ARGS --no-cache` from the repository root and
 /// returns stdout, asserting exit code 0.
 fn stats(args: &[&str]) -> String {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .current_dir(root())
         .args(["stats", "puzzles/2x2x2.def"])
         .args(args)
@@ -174,8 +172,7 @@ fn bad_arguments_are_refused() {
         ),
     ];
     for (args, expected) in cases {
-        let out = Command::cargo_bin("ksolve")
-            .unwrap()
+        let out = crate::common::ksolve()
             .current_dir(root())
             .args(["stats", "puzzles/2x2x2.def"])
             .args(args)

@@ -9,7 +9,7 @@ use ksolve::def::{load_puzzle, parse_scrambles};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Puzzle, ScrambleSource, SolveSettings, State};
 use ksolve::search::{SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::path::Path;
 
@@ -310,7 +310,7 @@ fn the_superflip_string_reads_on_the_slices_def() {
 }
 
 fn ksolve() -> Command {
-    let mut c = Command::cargo_bin("ksolve").unwrap();
+    let mut c = crate::common::ksolve();
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
     c
 }

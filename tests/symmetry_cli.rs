@@ -1,7 +1,6 @@
 //! The symmetry group from the outside: `ksolve check` reports its size in text and
 //! JSON, `--no-symmetry` turns it off, and `ksolve solve` accepts `--no-symmetry`.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -10,8 +9,7 @@ fn shipped(dir: &str, name: &str) -> PathBuf {
 }
 
 fn check(def: &str, extra: &[&str]) -> String {
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .arg("check")
         .arg(shipped("puzzles", def))
         .args(extra)
@@ -55,8 +53,7 @@ fn solve_accepts_no_symmetry() {
     let dir = tempfile::tempdir().unwrap();
     let scr = dir.path().join("s.txt");
     std::fs::write(&scr, "ScrambleAlg A\nR U F\nEnd\n").unwrap();
-    Command::cargo_bin("ksolve")
-        .unwrap()
+    crate::common::ksolve()
         .arg("solve")
         .arg(shipped("puzzles", "2x2x2.def"))
         .arg(&scr)

@@ -6,9 +6,8 @@
 //! from `/work/shared/twsearch-samples`; the tests that need them are skipped when
 //! neither exists. Solving the sample 2x2x2 (88 million positions, no corner fixed)
 //! builds a 44 MB table: it runs in release builds (`.ci/run` runs
-//! `cargo test --release --test twsearch_samples`) or with `KSOLVE_SLOW_TESTS=1`.
+//! `cargo test --release --test integration twsearch_samples::`) or with `KSOLVE_SLOW_TESTS=1`.
 
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
 fn samples() -> Option<PathBuf> {
@@ -40,7 +39,7 @@ const PAIRS: &[(&str, &[&str])] = &[
 ];
 
 fn check(def: &Path, scr: Option<&Path>) {
-    let mut cmd = Command::cargo_bin("ksolve").unwrap();
+    let mut cmd = crate::common::ksolve();
     cmd.arg("check").arg(def);
     if let Some(s) = scr {
         cmd.arg(s);
@@ -95,8 +94,7 @@ fn solve(def: &Path, scr: &str) -> Vec<serde_json::Value> {
     let dir = tempfile::tempdir().unwrap();
     let s = dir.path().join("s.scr");
     std::fs::write(&s, scr).unwrap();
-    let out = Command::cargo_bin("ksolve")
-        .unwrap()
+    let out = crate::common::ksolve()
         .arg(def)
         .arg(&s)
         .args(["--json", "--no-cache", "-q"])

@@ -3,7 +3,7 @@
 //! file with any one byte changed, cut short or lengthened must be refused.
 #![no_main]
 
-use ksolve::table::file::{check_table, encode_header, HEADER_LEN};
+use ksolve::storage::file::{check_table, encode_header, HEADER_LEN};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 

@@ -21,14 +21,14 @@ mod tests;
 pub use parse::{parse, AlgLine, MoveNames};
 pub use tools::{inverse_sequence, order, simplify};
 
-use crate::def::{DefError, ErrorKind};
+use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{MoveId, Puzzle};
 
 /// The most moves an algorithm may expand to. A plain list of one-character move names
 /// in the largest input file ksolve reads has this many, so every file that read before
 /// still reads; `(R U)1000000000` is refused where it is written instead of filling
 /// memory.
-pub const MAX_ALG_MOVES: u64 = crate::fsutil::MAX_INPUT_BYTES / 2 + 1;
+pub const MAX_ALG_MOVES: u64 = crate::storage::fsutil::MAX_INPUT_BYTES / 2 + 1;
 
 /// How deeply groups and brackets may nest. The tree is walked recursively, so this
 /// bounds the stack any input can use.

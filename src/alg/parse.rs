@@ -13,7 +13,8 @@
 //! Blanks and line breaks separate items; `//` starts a comment to the end of the line.
 
 use super::{invert_power, Alg, Group, Len, Node, Pos, Shape, MAX_ALG_MOVES, MAX_NESTING};
-use crate::def::{known_moves, DefError, ErrorKind};
+use crate::located::{DefError, ErrorKind};
+use crate::puzzle::moves::known_moves;
 use crate::puzzle::{MoveId, Puzzle};
 use std::collections::HashMap;
 

@@ -9,7 +9,7 @@
 
 use super::record::{Header, Record, FORMAT};
 use super::select::Shard;
-use crate::fsutil::{read_regular, MAX_INPUT_BYTES};
+use crate::storage::fsutil::{read_regular, MAX_INPUT_BYTES};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};

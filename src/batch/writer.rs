@@ -2,7 +2,7 @@
 //!
 //! Schedulers retry failed tasks and may run a task twice, so a shard's file must never
 //! be seen half written: records go to a new temporary file in the output folder (named
-//! as the table cache names its temporaries, see [`crate::table::temp`]), which is
+//! as the table cache names its temporaries, see [`crate::storage::temp`]), which is
 //! synced and renamed over `shard-K-of-N.jsonl` only once every scramble of the shard
 //! is done. A rerun replaces the file whole; a run killed before the rename leaves the
 //! old file (or none) and a temporary that the next run in the folder sweeps once its
@@ -11,8 +11,8 @@
 
 use super::record::{line, Header, Record};
 use super::select::Shard;
-use crate::fsutil::check_write_target;
-use crate::table::temp;
+use crate::storage::fsutil::check_write_target;
+use crate::storage::temp;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@
 use super::EXIT_OK;
 use anyhow::Context;
 use ksolve::memory::human;
-use ksolve::table::file::cache_dir;
-use ksolve::table::inventory::{self, CachedFile, Inventory, Selector};
+use ksolve::storage::file::cache_dir;
+use ksolve::storage::inventory::{self, CachedFile, Inventory, Selector};
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -8,10 +8,10 @@ use super::progress::Bars;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::{format_state, load_puzzle};
-use ksolve::fsutil::check_write_target;
 use ksolve::gods::{self, database, GodOptions, Method};
 use ksolve::memory;
 use ksolve::puzzle::{Metric, Puzzle, State};
+use ksolve::storage::fsutil::check_write_target;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -156,7 +156,13 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
         ..GodOptions::default()
     };
     if args.distributed {
-        return super::god_dist::run(&args, &puzzle, &opts);
+        let dist = super::god_dist::DistRun {
+            save: args.save.is_some(),
+            timely: &args.timely,
+            json: args.json,
+            print_row,
+        };
+        return super::god_dist::run(&dist, &puzzle, &opts);
     }
     // A save target ksolve may not replace (a directory, a device, a named pipe) is
     // refused before the table is computed, not after.
@@ -222,7 +228,7 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
 
 /// Prints one row of the table as its layer finishes (the header before depth 0), so a
 /// killed run keeps what it printed; a row that cannot be written ends the run.
-pub(super) fn print_row(depth: usize, count: u64) {
+fn print_row(depth: usize, count: u64) {
     output::or_exit((|| {
         let mut out = output::stdout();
         if depth == 0 {

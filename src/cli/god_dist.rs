@@ -3,7 +3,6 @@
 //! worker 0 prints the rows as each layer completes and the totals, the others print
 //! one line on stderr when done.
 
-use super::god::GodArgs;
 use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::gods::{self, GodOptions};
@@ -21,13 +20,26 @@ struct DistJson {
     seconds: f64,
 }
 
+/// What `god` passes down for a distributed run: the flags of its command line that
+/// matter here, and how it prints a row of the table, so that this module needs nothing
+/// of `god`'s.
+pub struct DistRun<'a> {
+    /// Whether `--save` was given (refused: the table is spread over the processes).
+    pub save: bool,
+    /// timely's own arguments.
+    pub timely: &'a [String],
+    pub json: bool,
+    /// Prints one row (depth, positions) as the layer completes.
+    pub print_row: fn(usize, u64),
+}
+
 /// Runs the distributed search with the options `god` built.
 pub fn run(
-    args: &GodArgs,
+    args: &DistRun<'_>,
     puzzle: &ksolve::puzzle::Puzzle,
     opts: &GodOptions,
 ) -> anyhow::Result<u8> {
-    if args.save.is_some() {
+    if args.save {
         anyhow::bail!(
             "--save needs the whole table on one machine; it cannot go with --distributed"
         );
@@ -35,8 +47,9 @@ pub fn run(
     if !matches!(opts.method, gods::Method::Auto | gods::Method::Indexed) {
         anyhow::bail!("--distributed runs the indexed search; --method hashed cannot go with it");
     }
-    let rows = super::god::print_row;
-    let table = match gods::compute_distributed(puzzle, opts, args.timely.clone(), Arc::new(rows)) {
+    let rows = args.print_row;
+    let table = match gods::compute_distributed(puzzle, opts, args.timely.to_vec(), Arc::new(rows))
+    {
         Ok(t) => t,
         Err(e @ gods::GodError::Stopped(_)) => {
             errln!("{e}");

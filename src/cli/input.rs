@@ -3,8 +3,8 @@
 //! reading standard input a line at a time (`alg`, scripted `play`), each line capped.
 
 use ksolve::def::{parse_scrambles, read_file, DefError};
-use ksolve::fsutil::MAX_INPUT_BYTES;
 use ksolve::puzzle::{Puzzle, Scramble};
+use ksolve::storage::fsutil::MAX_INPUT_BYTES;
 use std::io::{BufRead, Read};
 use std::path::Path;
 

@@ -2,10 +2,9 @@
 //! one shard of a batch that writes its results to `DIR/shard-K-of-N.jsonl` (see
 //! `ksolve::batch`), and the header that ties the file to its batch.
 
-use super::solve::SolveArgs;
 use ksolve::batch::{self, Header, Record, Shard, ShardWriter};
 use ksolve::puzzle::Scramble;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Solving one shard of a batch on a cluster scheduler.
 #[derive(Debug, Default, clap::Args)]
@@ -48,92 +47,40 @@ impl ShardArgs {
     }
 }
 
+/// Where a batch comes from, as `solve` passes it down from its command line: the
+/// folder to write to, the definition and scramble file as named, and the options that
+/// change the output, as `solve`'s words.
+pub struct Origin<'a> {
+    pub out: &'a Path,
+    pub def: String,
+    pub scramble_file: String,
+    pub options: Vec<String>,
+}
+
 /// Starts the shard's file with the header that ties it to its batch: the hashes of the
 /// definition's and the scramble file's bytes, the options that change the output, and
 /// the number of scrambles.
 pub fn start(
-    args: &SolveArgs,
+    origin: Origin<'_>,
     shard: Shard,
     def_bytes: &[u8],
     scramble_bytes: &[u8],
     scrambles: usize,
 ) -> anyhow::Result<Batch> {
-    let dir = args.batch.out.as_ref().expect("a shard has --out");
     let header = Header {
         ksolve_shard: batch::record::FORMAT,
         version: env!("CARGO_PKG_VERSION").to_string(),
         shard: shard.index,
         shards: shard.count,
         scrambles: scrambles as u64,
-        def: args.def.display().to_string(),
+        def: origin.def,
         def_sha256: batch::sha256_hex(def_bytes),
-        scramble_file: args
-            .scrambles
-            .as_deref()
-            .map(super::input::display_name)
-            .unwrap_or_default(),
+        scramble_file: origin.scramble_file,
         scrambles_sha256: batch::sha256_hex(scramble_bytes),
-        options: output_options(args),
+        options: origin.options,
     };
-    let writer = ShardWriter::create(dir, shard, &header)?;
+    let writer = ShardWriter::create(origin.out, shard, &header)?;
     Ok(Batch { shard, writer })
-}
-
-/// The options given that change what `solve` prints, as command-line words in a fixed
-/// order, so that shards of one batch agree on them whatever order they were typed in.
-/// Options that change only speed (--threads, --memory, --tables) are left out: shards
-/// may run on machines of different sizes. --no-probes, --no-symmetry and --all-checks
-/// are in, since they change the nodes the JSON objects count.
-fn output_options(args: &SolveArgs) -> Vec<String> {
-    let o = &args.overrides;
-    let mut out = Vec::new();
-    let mut push = |flag: &str, value: Option<String>| {
-        out.push(flag.to_string());
-        out.extend(value);
-    };
-    if let Some(n) = o.slack {
-        push("--slack", Some(n.to_string()));
-    }
-    if let Some(n) = o.max_depth {
-        push("--max-depth", Some(n.to_string()));
-    }
-    if o.qtm {
-        push("--qtm", None);
-    }
-    if o.htm {
-        push("--htm", None);
-    }
-    if !o.moves.is_empty() {
-        push("--moves", Some(o.moves.join(",")));
-    }
-    if let Some(n) = args.count {
-        push("--count", Some(n.to_string()));
-    }
-    if let Some(n) = args.seed {
-        push("--seed", Some(n.to_string()));
-    }
-    if args.steps {
-        push("--steps", None);
-    }
-    if args.steps && args.color == super::show::ColorWhen::Always {
-        push("--color", Some("always".into()));
-    }
-    // One optimal solution per scramble instead of all of them; the table's path is
-    // the shard's own business.
-    if args.database.is_some() {
-        push("--database", None);
-    }
-    // The nodes of the JSON objects depend on the probes.
-    if args.no_probes {
-        push("--no-probes", None);
-    }
-    if args.no_symmetry {
-        push("--no-symmetry", None);
-    }
-    if args.all_checks {
-        push("--all-checks", None);
-    }
-    out
 }
 
 /// A scramble's record from its two forms of output, as [`super::sink::Sink::Record`]

@@ -117,7 +117,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<u8> {
             )
         })?;
         let svg = draw::svg(map, &map.colours(&puzzle.sets, &state));
-        ksolve::fsutil::write_atomic(path, svg.as_bytes())
+        ksolve::storage::fsutil::write_atomic(path, svg.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let mut out = output::stdout();

@@ -237,7 +237,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             // device, a named pipe) is refused before anything is computed. A path that
             // cannot be written for other reasons (a read-only folder, a full disk) is
             // not: the table is then computed and used from memory, with a warning.
-            if let Err(e) = ksolve::fsutil::check_write_target(path) {
+            if let Err(e) = ksolve::storage::fsutil::check_write_target(path) {
                 if e.kind() == std::io::ErrorKind::InvalidInput {
                     return Err(anyhow::Error::new(e).context(format!(
                         "cannot use {} as the distance table",
@@ -260,7 +260,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let mut goal_groups = GoalGroups::default();
     let mut batch: Option<Batch> = match shard {
         Some(shard) => Some(shard_args::start(
-            &args,
+            shard_args::Origin {
+                out: args.batch.out.as_deref().expect("a shard has --out"),
+                def: args.def.display().to_string(),
+                scramble_file: args
+                    .scrambles
+                    .as_deref()
+                    .map(super::input::display_name)
+                    .unwrap_or_default(),
+                options: output_options(&args),
+            },
             shard,
             &bytes,
             &scramble_bytes,
@@ -611,7 +620,7 @@ fn by_database(
         return Ok(None);
     };
     match database::solve_scramble(db, puzzle, start, ignore, &scramble.settings) {
-        Some(result) => Ok(Some(result?)),
+        Some(result) => Ok(Some(Outcome::from(result?))),
         None => {
             let why = if scramble.settings.goal.is_some() {
                 "the distance table holds distances to the definition's Solved state, not to \
@@ -628,4 +637,61 @@ fn by_database(
             Ok(None)
         }
     }
+}
+
+/// The options given that change what `solve` prints, as command-line words in a fixed
+/// order, so that shards of one batch agree on them whatever order they were typed in.
+/// Options that change only speed (--threads, --memory, --tables) are left out: shards
+/// may run on machines of different sizes. --no-probes, --no-symmetry and --all-checks
+/// are in, since they change the nodes the JSON objects count.
+fn output_options(args: &SolveArgs) -> Vec<String> {
+    let o = &args.overrides;
+    let mut out = Vec::new();
+    let mut push = |flag: &str, value: Option<String>| {
+        out.push(flag.to_string());
+        out.extend(value);
+    };
+    if let Some(n) = o.slack {
+        push("--slack", Some(n.to_string()));
+    }
+    if let Some(n) = o.max_depth {
+        push("--max-depth", Some(n.to_string()));
+    }
+    if o.qtm {
+        push("--qtm", None);
+    }
+    if o.htm {
+        push("--htm", None);
+    }
+    if !o.moves.is_empty() {
+        push("--moves", Some(o.moves.join(",")));
+    }
+    if let Some(n) = args.count {
+        push("--count", Some(n.to_string()));
+    }
+    if let Some(n) = args.seed {
+        push("--seed", Some(n.to_string()));
+    }
+    if args.steps {
+        push("--steps", None);
+    }
+    if args.steps && args.color == super::show::ColorWhen::Always {
+        push("--color", Some("always".into()));
+    }
+    // One optimal solution per scramble instead of all of them; the table's path is
+    // the shard's own business.
+    if args.database.is_some() {
+        push("--database", None);
+    }
+    // The nodes of the JSON objects depend on the probes.
+    if args.no_probes {
+        push("--no-probes", None);
+    }
+    if args.no_symmetry {
+        push("--no-symmetry", None);
+    }
+    if args.all_checks {
+        push("--all-checks", None);
+    }
+    out
 }

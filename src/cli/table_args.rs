@@ -6,8 +6,8 @@
 use ksolve::memory::{default_budget, parse_budget};
 use ksolve::progress::Progress;
 use ksolve::puzzle::Puzzle;
-use ksolve::table::cache::TableCache;
-use ksolve::table::file::cache_dir;
+use ksolve::storage::cache::TableCache;
+use ksolve::storage::file::cache_dir;
 use std::path::{Path, PathBuf};
 
 /// Where tables are kept and how much memory they may take.

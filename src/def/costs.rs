@@ -4,9 +4,9 @@
 //! a row weigh 1, which keeps every ksolve+ file's meaning.
 
 use super::definition::number_in;
-use super::error::{DefError, ErrorKind};
 use super::lex::{Line, Source};
 use super::names::MoveNames;
+use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{MoveId, Puzzle};
 
 /// The largest weight: pruning tables hold distances below 255, so a heavier move would

@@ -2,9 +2,9 @@
 //! moves (powers, sequences and aliases included) are all known, into the pairs of moves
 //! that may not follow each other.
 
-use super::error::{DefError, ErrorKind};
 use super::lex::{Line, Source};
 use super::names::MoveNames;
+use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{MoveId, Puzzle};
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {

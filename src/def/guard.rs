@@ -14,8 +14,8 @@
 //! position: every search and count starts from the goal's positions, and with none a
 //! random scramble has nothing to draw from and a table counts nothing.
 
-use super::error::{DefError, ErrorKind};
 use super::lex::{entry, Entry, Line, Source};
+use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{Cond, Guard, Puzzle, Rule, SetDef};
 use std::collections::HashMap;
 

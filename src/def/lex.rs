@@ -6,7 +6,7 @@
 //! absorbed here. Blank lines and comment lines (`#` first on the line, with or without
 //! a space after it) never reach the grammar.
 
-use super::error::{DefError, ErrorKind};
+use crate::located::{DefError, ErrorKind};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till, take_till1};
 use nom::character::complete::{char, digit1};

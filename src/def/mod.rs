@@ -20,7 +20,6 @@
 
 mod costs;
 mod definition;
-mod error;
 mod forbidden;
 mod guard;
 mod lex;
@@ -36,12 +35,11 @@ mod tests;
 #[cfg(test)]
 mod twsearch_tests;
 
-pub use error::{DefError, ErrorKind, Warning};
-pub(crate) use names::known_moves;
+pub use crate::located::{DefError, ErrorKind, Warning};
 pub use print::{format_state, write_def};
 
-use crate::fsutil::{read_regular, MAX_INPUT_BYTES};
 use crate::puzzle::{Puzzle, Scramble};
+use crate::storage::fsutil::{read_regular, MAX_INPUT_BYTES};
 use std::path::Path;
 
 /// The largest set: labels are `u16`.
@@ -80,7 +78,7 @@ pub fn parse_scrambles(
 
 /// Reads a definition or scramble file's bytes. Only a regular file is read (a
 /// directory, device or named pipe is refused before it is opened), and at most
-/// [`MAX_INPUT_BYTES`](crate::fsutil::MAX_INPUT_BYTES) of it.
+/// [`MAX_INPUT_BYTES`](crate::storage::fsutil::MAX_INPUT_BYTES) of it.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, DefError> {
     read_regular(path, MAX_INPUT_BYTES).map_err(|e| DefError::io(&path.display().to_string(), &e))
 }

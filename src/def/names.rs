@@ -2,8 +2,9 @@
 //! `ScrambleAlg`, a scramble listing tens of thousands of sets), so every lookup is a
 //! hash-map probe rather than a scan of the definition's names.
 
-use super::error::{DefError, ErrorKind};
 use super::lex::{Line, Source};
+use crate::located::{DefError, ErrorKind};
+use crate::puzzle::moves::known_moves;
 use crate::puzzle::{MoveId, Puzzle, SetDef};
 use std::collections::HashMap;
 
@@ -15,22 +16,6 @@ pub(crate) fn known_sets(sets: &[SetDef]) -> String {
     } else {
         names.join(", ")
     }
-}
-
-/// The move names, powers included, for messages; only the first few, since a
-/// definition may have thousands.
-pub(crate) fn known_moves(puzzle: &Puzzle) -> String {
-    let mut names: Vec<&str> = puzzle
-        .moves
-        .iter()
-        .take(25)
-        .map(|m| m.name.as_str())
-        .collect();
-    if names.len() > 24 {
-        names.truncate(24);
-        names.push("...");
-    }
-    names.join(" ")
 }
 
 /// Index of a set by name; `Err` with the message for an unknown one.

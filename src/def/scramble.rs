@@ -7,12 +7,12 @@
 //! after a scramble starts a new goal.
 
 use super::definition::{check_len, no_ignore, number_in};
-use super::error::{DefError, ErrorKind};
 use super::lex::{entry, Entry, EntryError, Line, Source};
 use super::names::{set_index, set_names, MoveNames};
 use super::syntax::{Reader, ScrItem, Section};
 use super::twsearch::first_piece;
 use crate::alg::{self, AlgLine};
+use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{
     Goal, GoalPosition, IgnoreMask, LimitKey, Metric, MoveId, MoveLimit, Puzzle, Scramble,
     ScrambleSource, SolveSettings, Target,

@@ -12,10 +12,10 @@
 //! once the whole definition is (it needs the sets, the solved state and the moves), and
 //! the checks of [`StickerMap::new`] are reported at the line of the sticker concerned.
 
-use super::error::{DefError, ErrorKind};
 use super::lex::{Line, Source};
+use crate::located::{DefError, ErrorKind};
+use crate::puzzle::stickers::{MapError, Slot, Sticker, StickerMap};
 use crate::puzzle::Puzzle;
-use crate::sticker::{MapError, Slot, Sticker, StickerMap};
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Invalid(msg.into())

@@ -9,8 +9,8 @@
 //! Commands are read one at a time, as the layer above asks for them, so that a file is
 //! refused at its first bad command without the rest of it being read.
 
-use super::error::{DefError, ErrorKind};
 use super::lex::{looks_numeric, Lexer, Line, Source};
+use crate::located::{DefError, ErrorKind};
 
 /// Commands of a definition file.
 pub(crate) const DEF_COMMANDS: &[&str] = &[

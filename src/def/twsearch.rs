@@ -13,9 +13,9 @@
 //! `Illegal` is refused by name (`syntax`), since nothing in ksolve tests positions for
 //! legality.
 
-use super::error::{DefError, ErrorKind};
 use super::lex::{Line, Source};
 use super::{MAX_MOVES, MAX_MOVE_ENTRIES};
+use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{order, power_name, Puzzle, SetDef, Transform};
 use std::collections::HashMap;
 

@@ -3,7 +3,7 @@
 //! per-depth counts so far, so that a killed run can continue from its last complete
 //! layer instead of from the start.
 //!
-//! A checkpoint is a file of the project's table container (`table::file`: checksummed,
+//! A checkpoint is a file of the project's table container (`storage::file`: checksummed,
 //! written to a temporary and renamed into place, memory-mapped and verified when read).
 //! Its key hashes what the distances depend on: the puzzle's meaning, the metric, the
 //! entry width and the layout of the perfect index; a file with another key is refused,
@@ -19,7 +19,7 @@
 use super::table::PackedTable;
 use super::GodError;
 use crate::puzzle::Metric;
-use crate::table::file::{content_hash, open_table, write_table, TableFileError};
+use crate::storage::file::{content_hash, open_table, write_table, TableFileError};
 use std::path::{Path, PathBuf};
 
 /// The table container's kind for checkpoints.

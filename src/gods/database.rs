@@ -2,7 +2,7 @@
 //! disk, then solve any position with no search at all, by stepping at each move to a
 //! neighbour one move closer.
 //!
-//! The file is the project's table container ([`crate::table::file`]: header, checksum,
+//! The file is the project's table container ([`crate::storage::file`]: header, checksum,
 //! memory-mapped), kind [`KIND`], keyed by a hash of the puzzle itself (sets, solved
 //! state, moves, blocks), so a table built for another puzzle is refused. The payload
 //! opens with its own 64-byte header:
@@ -24,13 +24,12 @@
 //! Sorted-key storage (bandaged and sparse puzzles) holds the packed keys (16 bytes,
 //! little-endian, ascending) followed by one 16-bit distance per key.
 
-use super::hashed::Packer;
 use super::index::{Indexer, Scratch};
 use super::{Distances, GodError, GodOptions, GodTable, MoveInfo};
+use crate::keys::Packer;
 use crate::progress::Progress;
 use crate::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, SolveSettings, State};
-use crate::search::{Outcome, Status};
-use crate::table::file::{content_hash, open_table, write_table, MappedTable, TableFileError};
+use crate::storage::file::{content_hash, open_table, write_table, MappedTable, TableFileError};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -150,7 +149,7 @@ fn metric_code(m: Metric) -> u8 {
 }
 
 /// Writes the exact distances of `table` (computed with `keep_distances`) to `path`,
-/// which must be absent or a regular file (see [`crate::fsutil::check_write_target`]).
+/// which must be absent or a regular file (see [`crate::storage::fsutil::check_write_target`]).
 pub fn write(path: &Path, puzzle: &Puzzle, table: &GodTable) -> Result<(), DatabaseError> {
     let payload = encode(&path.display().to_string(), puzzle, table)?;
     write_table(path, KIND, puzzle_key(puzzle), &payload)?;
@@ -496,6 +495,17 @@ pub fn open_or_build(
     }
 }
 
+/// What the distance table says about one scramble.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// One optimal solution, of this cost in the scramble's metric.
+    Solved { cost: u32, moves: Vec<MoveId> },
+    /// The optimal solution costs more than the scramble's `MaxDepth`.
+    MaxDepth,
+    /// The position cannot reach the solved state.
+    Unreachable,
+}
+
 /// Solves one scramble by the database method, or says `None` when the table cannot
 /// answer it as the scramble asks: a position that leaves parts unspecified (`?` or the
 /// definition's `Ignore`), `Slack` (which wants every near-optimal solution, not one),
@@ -504,14 +514,15 @@ pub fn open_or_build(
 /// caller then searches instead.
 ///
 /// The answer is one optimal solution (the first in definition order at every step),
-/// already replayed on `start` by [`solve`]; its `nodes` are the moves read.
+/// already replayed on `start` by [`solve`]. The search turns it into its own outcome
+/// (`From<Answer> for search::Outcome`), so that this room needs nothing of the search.
 pub fn solve_scramble(
     db: &Database,
     puzzle: &Puzzle,
     start: &State,
     ignore: &[IgnoreMask],
     settings: &SolveSettings,
-) -> Option<Result<Outcome, DatabaseError>> {
+) -> Option<Result<Answer, DatabaseError>> {
     // The definition's free positions (`?N` in `Solved`) are part of every distance in
     // the table; only ignores beyond them make it unable to answer. A scramble file's
     // goal is another target altogether, so it is searched for instead.
@@ -532,30 +543,18 @@ pub fn solve_scramble(
     {
         return None;
     }
-    let outcome = |status, length, solutions: Vec<Vec<MoveId>>| {
-        let nodes = solutions.first().map_or(0, |s| s.len() as u64);
-        Outcome {
-            status,
-            length,
-            solutions,
-            nodes,
-            probes: 0,
-            reduced: false,
-            checks: Vec::new(),
-        }
-    };
     // Stepping down costs microseconds, so a solution longer than MaxDepth is found and
     // then dropped rather than judged by a separate distance lookup first.
     Some(match solve(db, puzzle, start, settings.metric) {
         Ok(moves) => {
             let d: u32 = moves.iter().map(|&m| settings.metric.cost(puzzle, m)).sum();
             if d > settings.max_depth {
-                Ok(outcome(Status::MaxDepth, None, Vec::new()))
+                Ok(Answer::MaxDepth)
             } else {
-                Ok(outcome(Status::Solved, Some(d), vec![moves]))
+                Ok(Answer::Solved { cost: d, moves })
             }
         }
-        Err(DatabaseError::Unreachable) => Ok(outcome(Status::Unreachable, None, Vec::new())),
+        Err(DatabaseError::Unreachable) => Ok(Answer::Unreachable),
         Err(e) => Err(e),
     })
 }

@@ -4,7 +4,7 @@
 //! the rest of their guard. On a sliding board, where every move asks for an empty cell,
 //! this reads a few cells per position instead of testing every move's guard.
 
-use super::hashed::Packer;
+use crate::keys::Packer;
 
 /// A guard as [`Packer::guard_before`] gives it: (label shift, label mask, allowed
 /// labels as a bit set) per condition.

@@ -9,8 +9,8 @@
 //! (and no orientations) onto `0..space`, and `unrank` is its inverse. Ranking allocates
 //! nothing (the search ranks every predecessor it makes).
 
-use super::hashed::Packer;
 use crate::coord::PermCoord;
+use crate::keys::Packer;
 
 /// The most positions one set may have (labels are gathered on the stack).
 const MAX_SET: usize = 128;

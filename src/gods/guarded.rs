@@ -17,10 +17,10 @@
 
 use super::dispatch::Dispatch;
 use super::flat_index::FlatIndex;
-use super::hashed::Packer;
 use super::table::PackedTable;
 use super::{hashed, ksolve_order, Antipode, Distances, GodError, GodOptions, GodTable, Layers};
 use super::{Method, MoveInfo};
+use crate::keys::Packer;
 use crate::progress::Progress;
 use crate::puzzle::{MoveId, Puzzle};
 use rayon::prelude::*;
@@ -52,8 +52,8 @@ impl Plan {
         if info.max_cost != 1 {
             return Err("the flat index search needs every move to cost 1".into());
         }
-        let packer =
-            Packer::new(puzzle, &info.transforms, &info.base_of).map_err(|e| e.to_string())?;
+        let packer = Packer::new(puzzle, &info.transforms, &info.base_of)
+            .map_err(|e| GodError::from(e).to_string())?;
         let ix = FlatIndex::new(&packer, packer.key(&puzzle.solved))
             .ok_or("positions with orientations or past 2^64 arrangements have no flat index")?;
         let bits = if info.reversible && !opts.keep_distances {

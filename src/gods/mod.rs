@@ -42,7 +42,6 @@ use std::time::Instant;
 
 pub use checkpoint::Checkpoint;
 pub use dist::{compute_distributed, DistLayers, DistTable};
-pub(crate) use hashed::{KeyHasher, Packer};
 pub use index::IndexError;
 
 /// Called after each finished layer with its depth and size (so the command line can
@@ -245,6 +244,14 @@ pub(crate) fn verify_total(counts: &[u64], exact: Option<u64>) -> Result<(), God
     match exact {
         Some(exact) if exact != counted => Err(GodError::Miscount { counted, exact }),
         _ => Ok(()),
+    }
+}
+
+/// Keys that cannot hold a puzzle's positions make it too large for a breadth-first
+/// table, in the words of [`GodError::TooLarge`].
+impl From<crate::keys::KeyError> for GodError {
+    fn from(e: crate::keys::KeyError) -> GodError {
+        GodError::TooLarge(e.0)
     }
 }
 

@@ -186,7 +186,7 @@ pub(super) fn hashed_table(
              or a goal that is a set, whose table fits the memory budget)",
         ));
     }
-    let packer = hashed::Packer::new(puzzle, &info.transforms, &info.base_of)?;
+    let packer = crate::keys::Packer::new(puzzle, &info.transforms, &info.base_of)?;
     let classes = info.classes();
     let budget = match memory::total_memory() {
         Some(m) => opts.memory.min(m),

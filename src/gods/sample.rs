@@ -2,8 +2,8 @@
 //! (guarded moves, goals that are sets): the hash-set breadth-first search lists every
 //! position that can reach the goal, and a draw picks one of them uniformly.
 
-use super::hashed::Packer;
 use super::{compute, GodError, GodOptions, Method, MoveInfo};
+use crate::keys::Packer;
 use crate::progress::Progress;
 use crate::puzzle::{Metric, Puzzle, State};
 use crate::rng::Rng;

@@ -3,7 +3,7 @@
 //! go in from every thread at once, each thread owning whole shards: no lock, and no
 //! single thread inserting a whole layer.
 
-use super::hashed::{KeyHasher, KeySet};
+use crate::keys::{KeyHasher, KeySet};
 use rayon::prelude::*;
 use std::hash::{BuildHasher, BuildHasherDefault};
 

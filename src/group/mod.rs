@@ -30,7 +30,7 @@ use crate::rng::Rng;
 use chain::Chain;
 use invariants::{shape_reason, Invariants};
 use points::Layout;
-use search::{Outcome, Searcher, Tables};
+use search::{OrbitTables, Outcome, Searcher};
 use std::sync::OnceLock;
 
 /// The node budget [`Group::reachable`] spends on the stabiliser of the solved state
@@ -113,7 +113,7 @@ pub struct Group {
     /// positions reachable are only a subset of the group's orbit of the solved state.
     blocked: bool,
     solved_colors: Vec<u32>,
-    tables: OnceLock<Tables>,
+    tables: OnceLock<OrbitTables>,
     count: OnceLock<Count>,
 }
 
@@ -271,8 +271,8 @@ impl Group {
         }
     }
 
-    fn tables(&self) -> &Tables {
-        self.tables.get_or_init(|| Tables::new(&self.chain))
+    fn tables(&self) -> &OrbitTables {
+        self.tables.get_or_init(|| OrbitTables::new(&self.chain))
     }
 
     /// Whether `state` can be reached from the solved state, and why not.

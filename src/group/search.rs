@@ -17,12 +17,12 @@ use super::points::{compose, Perm};
 
 /// Per depth `d` (0 = the whole group, `d = j + 1` = the stabiliser of the base points
 /// of levels `0..=j`): the points grouped by orbit.
-pub(crate) struct Tables {
+pub(crate) struct OrbitTables {
     groups: Vec<Vec<Vec<u16>>>,
 }
 
-impl Tables {
-    pub fn new(chain: &Chain) -> Tables {
+impl OrbitTables {
+    pub fn new(chain: &Chain) -> OrbitTables {
         let n = chain.n;
         let k = chain.levels.len();
         let mut groups = Vec::with_capacity(k + 1);
@@ -53,7 +53,7 @@ impl Tables {
             }
             groups.push(out);
         }
-        Tables { groups }
+        OrbitTables { groups }
     }
 }
 
@@ -68,7 +68,7 @@ pub(crate) enum Outcome {
 /// scratch colourings per depth, and the node budget.
 pub(crate) struct Searcher<'a> {
     chain: &'a Chain,
-    tables: &'a Tables,
+    tables: &'a OrbitTables,
     src: &'a [u32],
     bufs: Vec<Vec<u32>>,
     chosen: Vec<usize>,
@@ -80,7 +80,7 @@ pub(crate) struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     pub fn new(
         chain: &'a Chain,
-        tables: &'a Tables,
+        tables: &'a OrbitTables,
         src: &'a [u32],
         colors: usize,
         budget: u64,

@@ -10,7 +10,7 @@ use crate::def::{parse_puzzle, parse_scrambles};
 use crate::progress::Silent;
 use crate::puzzle::Puzzle;
 use crate::rng::Rng;
-use crate::table::cache::TableCache;
+use crate::storage::cache::TableCache;
 use crate::table::Tables;
 
 fn shipped(name: &str) -> Puzzle {

@@ -13,6 +13,7 @@
 mod goal;
 mod guard;
 pub(crate) mod moves;
+pub mod stickers;
 mod target;
 
 pub use goal::{union_masks, Goal, GoalPosition};
@@ -216,7 +217,7 @@ pub struct Puzzle {
     pub aliases: Vec<(String, MoveId)>,
     /// The sticker map (our `Stickers ... End` block), when the definition has one: how
     /// positions look, and how they are read from their colours.
-    pub stickers: Option<crate::sticker::StickerMap>,
+    pub stickers: Option<stickers::StickerMap>,
     /// Per base move: the condition on the position it is made from (a sliding block
     /// needs empty cells to slide into), if any. See [`Guard`].
     pub guards: Vec<Option<Guard>>,

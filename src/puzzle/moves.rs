@@ -95,3 +95,19 @@ pub fn order(effect: &Transform, sets: &[SetDef]) -> u32 {
     }
     acc as u32
 }
+
+/// The move names, powers included, for messages; only the first few, since a
+/// definition may have thousands.
+pub(crate) fn known_moves(puzzle: &super::Puzzle) -> String {
+    let mut names: Vec<&str> = puzzle
+        .moves
+        .iter()
+        .take(25)
+        .map(|m| m.name.as_str())
+        .collect();
+    if names.len() > 24 {
+        names.truncate(24);
+        names.push("...");
+    }
+    names.join(" ")
+}

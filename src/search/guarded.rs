@@ -6,7 +6,7 @@
 //! The ordinary pruning tables are built over abstractions that ignore guards (every
 //! guard counts as met), which only lowers their bounds: admissible, but weak on a sliding
 //! puzzle, where any two neighbouring cells may then swap. Where the definition allows it,
-//! an additive family (`table/additive.rs`) sees the guards and its summed bound is added
+//! an additive family (`table/additive/`) sees the guards and its summed bound is added
 //! here, read from the node's key. Otherwise, when the positions that can reach
 //! the goal fit a share of the memory budget (Klotski: 53,954; the 8-puzzle: 181,440),
 //! the hashed breadth-first search lists them once per metric with their exact
@@ -15,7 +15,8 @@
 //! a scramble that ignores more than the goal's free positions is searched without it.
 
 use super::SearchError;
-use crate::gods::{self, GodError, GodOptions, KeyHasher, Method, Packer};
+use crate::gods::{self, GodError, GodOptions, Method};
+use crate::keys::{KeyHasher, Packer};
 use crate::progress::Progress;
 use crate::puzzle::{IgnoreMask, Metric, Puzzle, State, Transform};
 use crate::table::additive::Family;
@@ -47,7 +48,7 @@ impl GuardTables {
         let effects: Vec<Transform> = puzzle.moves.iter().map(|m| m.effect.clone()).collect();
         let bases: Vec<usize> = puzzle.moves.iter().map(|m| m.base).collect();
         Ok(GuardTables {
-            packer: Packer::new(puzzle, &effects, &bases)?,
+            packer: Packer::new(puzzle, &effects, &bases).map_err(GodError::from)?,
             exact: Vec::new(),
             use_exact: true,
         })

@@ -129,6 +129,28 @@ pub struct Outcome {
     pub checks: Vec<CheckUse>,
 }
 
+/// The distance table's answer as an outcome: one solution, found without a search, so
+/// its `nodes` are the moves read off the table.
+impl From<crate::gods::database::Answer> for Outcome {
+    fn from(a: crate::gods::database::Answer) -> Outcome {
+        use crate::gods::database::Answer;
+        let (status, length, solutions) = match a {
+            Answer::Solved { cost, moves } => (Status::Solved, Some(cost), vec![moves]),
+            Answer::MaxDepth => (Status::MaxDepth, None, Vec::new()),
+            Answer::Unreachable => (Status::Unreachable, None, Vec::new()),
+        };
+        Outcome {
+            status,
+            length,
+            nodes: solutions.first().map_or(0, |s| s.len() as u64),
+            solutions,
+            probes: 0,
+            reduced: false,
+            checks: Vec::new(),
+        }
+    }
+}
+
 /// Why solving failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {

@@ -3,7 +3,7 @@
 use super::*;
 use crate::progress::Silent;
 use crate::puzzle::SolveSettings;
-use crate::table::cache::TableCache;
+use crate::storage::cache::TableCache;
 use crate::table::testing::{cube2, transform};
 use std::sync::atomic::Ordering::Relaxed;
 

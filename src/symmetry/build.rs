@@ -2,7 +2,7 @@
 //! final checks that the search leaves to the end (solved state up to interchangeable
 //! labels, blocks, what each move touches, forbidden pairs, costs).
 
-use super::conjugate::Tables;
+use super::conjugate::ConjugationTables;
 use super::Symmetry;
 use crate::group::points::{inverse, Layout, Perm};
 use crate::puzzle::{MoveId, Puzzle};
@@ -144,7 +144,7 @@ impl<'a> Context<'a> {
                 return None;
             }
         }
-        let tables = Tables::new(l, &p.solved, s)?;
+        let tables = ConjugationTables::new(l, &p.solved, s)?;
         // Without a set whose orientations can be reversed, the group decides which
         // elements are mirrors (`super::classify_mirrors`).
         let mirror = self.chiral_set.is_some_and(|k| {

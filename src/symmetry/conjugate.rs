@@ -17,7 +17,7 @@ use crate::puzzle::{State, Transform};
 
 /// What conjugating positions by one symmetry needs, per set and position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Tables {
+pub(super) struct ConjugationTables {
     /// Per set `k'` of the result: the set `k` of the original that it reads.
     src_set: Vec<usize>,
     /// Per set `k'` and position `j`: the position `i` of `k` and the orientation `q0`
@@ -31,11 +31,11 @@ pub(super) struct Tables {
     n: Vec<u8>,
 }
 
-impl Tables {
+impl ConjugationTables {
     /// The tables for point permutation `s`, or `None` when `s` does not carry the
     /// solved state's colour classes onto colour classes (a label would have to go to
     /// two labels, or two labels to one).
-    pub fn new(layout: &Layout, solved: &State, s: &[u16]) -> Option<Tables> {
+    pub fn new(layout: &Layout, solved: &State, s: &[u16]) -> Option<ConjugationTables> {
         let sets = layout.size.len();
         let mut src_set = vec![0; sets];
         let mut src: Vec<Vec<(u16, u8)>> = layout.size.iter().map(|&z| vec![(0, 0); z]).collect();
@@ -78,7 +78,7 @@ impl Tables {
                 }
             }
         }
-        Some(Tables {
+        Some(ConjugationTables {
             src_set,
             src,
             labels,

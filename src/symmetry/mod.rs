@@ -60,7 +60,7 @@ pub struct Symmetry {
     inverse: Perm,
     moves: Vec<MoveId>,
     mirror: bool,
-    tables: conjugate::Tables,
+    tables: conjugate::ConjugationTables,
 }
 
 impl Symmetry {

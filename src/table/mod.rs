@@ -1,29 +1,27 @@
-//! Tables the solver and the God's-algorithm mode keep: the on-disk container format
-//! shared by every cached table ([`file`]), the components the search works in and
-//! their move tables ([`comp`]), pruning tables ([`prune`]), the choice of pruning
-//! tables under a memory budget ([`plan`]) and their caching ([`cache`]).
+//! Tables the solver keeps: the components the search works in and their move tables
+//! ([`comp`]), pruning tables ([`prune`]), the choice of pruning tables under a memory
+//! budget ([`plan`]), the symmetry-reduced table ([`sym`]) and the additive families of
+//! sliding puzzles ([`additive`]). They are stored in the cache folder of
+//! [`crate::storage`], in its container format.
 //!
 //! [`Tables`] owns everything built for one puzzle: components are made once per
 //! distinct [`CompSpec`] and shared by every scramble and table that uses them.
 
 pub mod additive;
-pub mod cache;
 pub mod comp;
 pub mod estimate;
-pub mod file;
-pub mod inventory;
 pub mod plan;
 pub mod prune;
 pub mod rank;
 pub mod relabel;
 pub mod sym;
-pub mod temp;
 #[cfg(test)]
 pub(crate) mod testing;
 
 use crate::progress::{format_count, Progress};
 use crate::puzzle::{union_masks, Goal, Metric, Puzzle};
-use cache::TableCache;
+use crate::storage::cache::{self, TableCache};
+use crate::storage::file;
 use comp::{CompError, CompSpec, Component};
 use prune::{Entries, Format, PruneTable};
 use std::collections::HashMap;
@@ -373,5 +371,96 @@ impl Tables {
             },
             |t| t.raw(),
         )
+    }
+}
+
+/// The additive families, kept beside the other tables (planned by [`plan`], built by
+/// [`additive`]): the store has one home, so that neither of those reaches into the other.
+impl Tables {
+    /// The additive family for `metric`, planned within the budget left after the goal
+    /// test's move tables and built (or loaded) on first use; `None` when the puzzle
+    /// admits none or it does not fit. Only for the definition's own goal.
+    pub fn additive(
+        &mut self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Option<&additive::Family> {
+        if !self.additive.contains_key(&metric) {
+            let family = self.build_family(puzzle, metric, progress);
+            self.additive.insert(metric, family);
+        }
+        self.additive.get(&metric).and_then(Option::as_ref)
+    }
+
+    /// Uses `family` for its metric instead of planning one (a family of another
+    /// partition, or `None` for none), as long as these tables live.
+    pub fn set_additive(&mut self, family: Option<additive::Family>, metric: Metric) {
+        self.additive.insert(metric, family);
+    }
+
+    /// The additive family already built for `metric` (none before [`Self::additive`]).
+    pub fn built_additive(&self, metric: Metric) -> Option<&additive::Family> {
+        self.additive.get(&metric).and_then(Option::as_ref)
+    }
+
+    /// The family [`plan::plan_report`] chose, built.
+    fn build_family(
+        &self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Option<additive::Family> {
+        let plan = plan::plan_report(puzzle, self.budget).ok()?.additive?;
+        let n = plan.groups.len();
+        let mut built = Vec::new();
+        for (i, group) in plan.groups.iter().enumerate() {
+            let relabel = additive::group_relabel(puzzle, &plan.shape, group);
+            let mut params = vec![CONTENTS_VERSION];
+            params.extend_from_slice(b"additive");
+            params.push(metric as u8);
+            params.extend_from_slice(&(plan.shape.set as u32).to_le_bytes());
+            for &l in &relabel {
+                params.extend_from_slice(&l.to_le_bytes());
+            }
+            let name = format!(
+                "at-{}-{}.a{}of{}-{:08x}",
+                metric.name(),
+                puzzle.sets[plan.shape.set].name,
+                i + 1,
+                n,
+                crate::storage::file::content_hash(&params) as u32
+            );
+            let len = plan.lens[i];
+            let what = format!(
+                "additive table {} of {n}: {} pieces of {} and piece {}, {} entries",
+                i + 1,
+                group.len(),
+                puzzle.sets[plan.shape.set].name,
+                plan.shape
+                    .shared
+                    .iter()
+                    .map(|l| (l + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                crate::progress::format_count(len)
+            );
+            let table = self.cache.load_or_build_parts(
+                "ksolve-prune",
+                &name,
+                &params,
+                progress,
+                |payload| prune_from_payload(payload, metric, vec![len]),
+                || {
+                    let t =
+                        additive::build_group(puzzle, &plan.shape, group, metric, &what, progress);
+                    let prefix = prune_prefix(&t);
+                    (t, prefix)
+                },
+                |t| t.raw(),
+            );
+            built.push(table);
+        }
+        Some(additive::Family::new(puzzle, plan, metric, built))
     }
 }

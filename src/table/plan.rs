@@ -522,7 +522,7 @@ fn plan_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::cache::TableCache;
+    use crate::storage::cache::TableCache;
     use crate::table::testing::{cube2, puzzle, transform};
     use crate::table::Tables;
 

@@ -6,7 +6,7 @@ use ksolve::progress::Silent;
 use ksolve::puzzle::{IgnoreMask, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State};
 use ksolve::search::canon::{Canon, DEAD};
 use ksolve::search::{Outcome, SolveOptions, Solver};
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 
 /// A 2x2x2 turned by U, R and F; the down-back-left corner stays put.
@@ -166,4 +166,54 @@ pub fn brute_force(
         .filter(|(c, _)| *c <= best + settings.slack)
         .map(|(_, s)| s)
         .collect()
+}
+
+/// The `ksolve` binary under test.
+pub fn bin() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_BIN_EXE_ksolve"))
+}
+
+/// The `ksolve` binary as a command to give arguments, a folder and input to: every
+/// test of the command line starts here.
+pub fn ksolve() -> assert_cmd::Command {
+    assert_cmd::Command::new(bin())
+}
+
+/// Runs `cmd` to its end: (exit code, stdout, stderr), the code -1 when a signal ended
+/// the run. Both outputs must be UTF-8 text.
+pub fn output(cmd: &mut assert_cmd::Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Whether the slow tests run too (`KSOLVE_SLOW_TESTS=1`): the large tables and long
+/// searches a debug build takes minutes over.
+pub fn slow_tests() -> bool {
+    std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
+}
+
+/// Asserts that `took` is under `bound`, in slow runs only: how long anything takes
+/// depends on the machine and its load, so the default suite never fails on a time.
+/// The tests that call this check what was done in every run; the time bound catches
+/// a reader or search gone quadratic when the slow tests run on a quiet machine.
+pub fn assert_quick(took: std::time::Duration, bound: std::time::Duration, context: &str) {
+    if slow_tests() {
+        assert!(
+            took < bound,
+            "took {took:?}, expected under {bound:?}: {context}"
+        );
+    }
+}
+
+/// Asserts that two ways of solving found the same solutions, in the same order: the
+/// differential tests compare the solver with itself under other options, or with
+/// [`brute_force`]. A failure names every solution of both lists in the puzzle's
+/// notation, with `context` (the scramble's name, the options) in front.
+pub fn assert_same_solutions(p: &Puzzle, got: &[Vec<MoveId>], want: &[Vec<MoveId>], context: &str) {
+    let names = |v: &[Vec<MoveId>]| v.iter().map(|x| p.format_sequence(x)).collect::<Vec<_>>();
+    assert_eq!(names(got), names(want), "{context}");
 }

@@ -1,15 +1,15 @@
 //! The last step of reading a definition: once every command is read, the gathered
 //! sets, moves and blocks are checked as a whole (a set and a move exist, move names are
 //! distinct, derived moves fit the guards) and assembled into the [`Puzzle`]. It lives
-//! apart from the per-command reading in `definition.rs` because it runs once, on the
+//! apart from the per-command reading in `definition/mod.rs` because it runs once, on the
 //! whole file, and draws in the other readers (twsearch moves, `Forbidden`, `Stickers`,
 //! `MoveCosts`).
 
 use super::{invalid, no_ignore, Builder};
-use crate::def::error::{DefError, Warning};
 use crate::def::forbidden::forbidden_pairs;
 use crate::def::lex::Line;
 use crate::def::twsearch;
+use crate::located::{DefError, Warning};
 use crate::puzzle::{Puzzle, Transform};
 use std::collections::HashMap;
 

@@ -4,9 +4,9 @@
 //! positions and moves.
 
 use super::Builder;
-use crate::def::error::{DefError, ErrorKind};
 use crate::def::lex::{entry, Entry, EntryError, Line};
 use crate::def::syntax::Section;
+use crate::located::{DefError, ErrorKind};
 use crate::puzzle::Block;
 
 impl Builder<'_> {

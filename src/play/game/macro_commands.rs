@@ -93,7 +93,7 @@ impl Session<'_> {
         };
         // Only a file this command wrote is replaced: a file of that name that is
         // something else is left alone.
-        if let Ok(bytes) = crate::fsutil::read_regular(path, 1 << 20) {
+        if let Ok(bytes) = crate::storage::fsutil::read_regular(path, 1 << 20) {
             if !bytes.starts_with(macros::HEADER.as_bytes()) {
                 return Err(PlayError::Refused(format!(
                     "{} exists and was not written by `ksolve play`: not replaced",
@@ -102,10 +102,12 @@ impl Session<'_> {
             }
         }
         let text = self.macros.to_text(self.puzzle, &self.def_name);
-        crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|source| PlayError::Io {
-            what: "save the macros to",
-            path: path.clone(),
-            source,
+        crate::storage::fsutil::write_atomic(path, text.as_bytes()).map_err(|source| {
+            PlayError::Io {
+                what: "save the macros to",
+                path: path.clone(),
+                source,
+            }
         })?;
         let n = self.macros.iter().count();
         Ok(Reply::say(format!(
@@ -124,12 +126,13 @@ impl Session<'_> {
             return Ok(());
         }
         let file = path.display().to_string();
-        let bytes =
-            crate::fsutil::read_regular(&path, 1 << 20).map_err(|source| PlayError::Io {
+        let bytes = crate::storage::fsutil::read_regular(&path, 1 << 20).map_err(|source| {
+            PlayError::Io {
                 what: "read the macros from",
                 path: path.clone(),
                 source,
-            })?;
+            }
+        })?;
         let text = String::from_utf8_lossy(&bytes);
         for (i, line) in text.lines().enumerate() {
             let trimmed = line.trim();

@@ -8,9 +8,10 @@ use super::table::{minor_conj, SymTable};
 use super::Conjugator;
 use crate::progress::{format_bytes, format_count, format_duration, Progress};
 use crate::puzzle::{Metric, Puzzle};
+use crate::storage::file;
 use crate::symmetry::SymmetryGroup;
 use crate::table::comp::{CompError, Component};
-use crate::table::{file, plan, CompId, Tables, CONTENTS_VERSION};
+use crate::table::{plan, CompId, Tables, CONTENTS_VERSION};
 
 /// A built symmetry-reduced table with the components it reads.
 pub struct SymPruning {

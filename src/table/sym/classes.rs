@@ -26,7 +26,7 @@ pub struct Classes {
     pub shift: u32,
     /// Per raw value: `class << shift | s`, where `syms[s]` carries the value onto the
     /// class's representative.
-    /// In huge pages when large ([`crate::table::file::huge_words`]): a lookup reads it
+    /// In huge pages when large ([`crate::storage::file::huge_words`]): a lookup reads it
     /// at random.
     pub raw: Box<dyn std::ops::Deref<Target = [u32]> + Send + Sync>,
     /// Per class: its representative (a raw value).
@@ -138,7 +138,7 @@ impl Classes {
         Ok(Classes {
             syms: syms.to_vec(),
             shift,
-            raw: crate::table::file::huge_words(raw),
+            raw: crate::storage::file::huge_words(raw),
             reps,
             stab,
             stab_sets,
@@ -209,7 +209,7 @@ impl Classes {
         ok.then_some(Classes {
             syms: syms.to_vec(),
             shift: shift as u32,
-            raw: crate::table::file::huge_words(raw),
+            raw: crate::storage::file::huge_words(raw),
             reps,
             stab,
             stab_sets,

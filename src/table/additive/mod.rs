@@ -28,7 +28,7 @@ pub use build::build_group;
 
 use super::prune::{PruneTable, INFINITE};
 use crate::coord::PermCoord;
-use crate::gods::Packer;
+use crate::keys::Packer;
 use crate::progress::Progress;
 use crate::puzzle::{Metric, Puzzle, State};
 
@@ -388,95 +388,5 @@ impl Family {
     /// Bytes the family's entries take.
     pub fn memory(&self) -> u64 {
         self.tables.iter().map(|t| t.table.memory()).sum()
-    }
-}
-
-impl super::Tables {
-    /// The additive family for `metric`, planned within the budget left after the goal
-    /// test's move tables and built (or loaded) on first use; `None` when the puzzle
-    /// admits none or it does not fit. Only for the definition's own goal.
-    pub fn additive(
-        &mut self,
-        puzzle: &Puzzle,
-        metric: Metric,
-        progress: &dyn Progress,
-    ) -> Option<&Family> {
-        if !self.additive.contains_key(&metric) {
-            let family = self.build_family(puzzle, metric, progress);
-            self.additive.insert(metric, family);
-        }
-        self.additive.get(&metric).and_then(Option::as_ref)
-    }
-
-    /// Uses `family` for its metric instead of planning one (a family of another
-    /// partition, or `None` for none), as long as these tables live.
-    pub fn set_additive(&mut self, family: Option<Family>, metric: Metric) {
-        self.additive.insert(metric, family);
-    }
-
-    /// The additive family already built for `metric` (none before [`Self::additive`]).
-    pub fn built_additive(&self, metric: Metric) -> Option<&Family> {
-        self.additive.get(&metric).and_then(Option::as_ref)
-    }
-
-    /// The family [`super::plan::plan_report`] chose, built.
-    fn build_family(
-        &self,
-        puzzle: &Puzzle,
-        metric: Metric,
-        progress: &dyn Progress,
-    ) -> Option<Family> {
-        let plan = super::plan::plan_report(puzzle, self.budget)
-            .ok()?
-            .additive?;
-        let n = plan.groups.len();
-        let mut built = Vec::new();
-        for (i, group) in plan.groups.iter().enumerate() {
-            let relabel = group_relabel(puzzle, &plan.shape, group);
-            let mut params = vec![super::CONTENTS_VERSION];
-            params.extend_from_slice(b"additive");
-            params.push(metric as u8);
-            params.extend_from_slice(&(plan.shape.set as u32).to_le_bytes());
-            for &l in &relabel {
-                params.extend_from_slice(&l.to_le_bytes());
-            }
-            let name = format!(
-                "at-{}-{}.a{}of{}-{:08x}",
-                metric.name(),
-                puzzle.sets[plan.shape.set].name,
-                i + 1,
-                n,
-                super::file::content_hash(&params) as u32
-            );
-            let len = plan.lens[i];
-            let what = format!(
-                "additive table {} of {n}: {} pieces of {} and piece {}, {} entries",
-                i + 1,
-                group.len(),
-                puzzle.sets[plan.shape.set].name,
-                plan.shape
-                    .shared
-                    .iter()
-                    .map(|l| (l + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                crate::progress::format_count(len)
-            );
-            let table = self.cache.load_or_build_parts(
-                "ksolve-prune",
-                &name,
-                &params,
-                progress,
-                |payload| super::prune_from_payload(payload, metric, vec![len]),
-                || {
-                    let t = build_group(puzzle, &plan.shape, group, metric, &what, progress);
-                    let prefix = super::prune_prefix(&t);
-                    (t, prefix)
-                },
-                |t| t.raw(),
-            );
-            built.push(table);
-        }
-        Some(Family::new(puzzle, plan, metric, built))
     }
 }

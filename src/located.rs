@@ -1,6 +1,9 @@
-//! Errors and warnings of the definition and scramble readers. Every error carries the
-//! file, line and column it is about and the text of that line, so that its display can
-//! quote the line with a caret under the offending spot.
+//! Located errors: errors and warnings of the text readers (definitions and scrambles
+//! in `def`, algorithms in `alg`, the lines of `play`). Every error carries the file,
+//! line and column it is about and the text of that line, so that its display can quote
+//! the line with a caret under the offending spot. It sits below both readers, so that
+//! `def` can read a `ScrambleAlg` with `alg` while `alg` reports in the same form; `def`
+//! re-exports the types under their first names.
 
 use std::fmt;
 

@@ -213,7 +213,7 @@ pub fn clear(dir: &Path, only: Option<&Selector>) -> Result<Cleared, InventoryEr
 mod tests {
     use super::*;
     use crate::progress::Silent;
-    use crate::table::cache::TableCache;
+    use crate::storage::cache::TableCache;
 
     /// A cache for a fake definition `stem.def` with contents `text`, with one table.
     fn cache_with_table(dir: &Path, stem: &str, text: &str) -> TableCache {

@@ -5,12 +5,12 @@
 mod assemble;
 mod block;
 
-use super::error::{DefError, ErrorKind, Warning};
 use super::lex::{entry, Entry, EntryError, Line, Source};
 use super::names::set_index;
 use super::syntax::{DefItem, Reader, Section};
 use super::twsearch;
 use super::{MAX_MOVES, MAX_MOVE_ENTRIES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE};
+use crate::located::{DefError, ErrorKind, Warning};
 use crate::puzzle::{self, Block, IgnoreMask, Puzzle, SetDef, SetState, State, Transform};
 use std::collections::HashMap;
 

@@ -18,7 +18,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 /// The largest input file ksolve reads: a definition at the parser's limits
-/// ([`crate::def::MAX_MOVE_ENTRIES`] entries of at most a dozen bytes each) is about
+/// (`def::MAX_MOVE_ENTRIES` entries of at most a dozen bytes each) is about
 /// 200 MB, so 1 GiB leaves room for comments while bounding the memory any file can
 /// make ksolve spend before the parser sees it.
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;
@@ -132,7 +132,7 @@ pub fn check_write_target(path: &Path) -> io::Result<()> {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
     check_write_target(path)?;
-    let tmp = crate::table::temp::new_temp_path(path);
+    let tmp = super::temp::new_temp_path(path);
     // create_new: never open something that already exists under the temporary's name.
     let mut f = fs::OpenOptions::new()
         .write(true)

@@ -7,7 +7,7 @@
 //! project's one `unsafe`) and verifies everything before handing out the payload; a
 //! caller that gets anything but [`TableFileError::Missing`] warns and rebuilds.
 
-use crate::fsutil::describe;
+use crate::storage::fsutil::describe;
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::Write;

@@ -4,7 +4,6 @@
 //! its fix and failed there (a panic, an abort, a hang bounded by a timeout, or a
 //! message that did not say what happened).
 
-
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

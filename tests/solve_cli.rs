@@ -134,7 +134,7 @@ fn limits_that_leave_no_solution_exit_1() {
         "MoveLimits\nA* B* 1\nEnd\nScramble two moves\nP\n3 2 1\nEnd\n",
     )
     .unwrap();
-    let out = Command::cargo_bin("ksolve")
+    let out = assert_cmd::Command::cargo_bin("ksolve")
         .unwrap()
         .args([
             "solve".as_ref(),

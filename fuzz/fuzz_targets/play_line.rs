@@ -18,7 +18,7 @@ use ksolve::play::{PlayError, Session, Setup};
 use ksolve::progress::Silent;
 use ksolve::puzzle::Puzzle;
 use ksolve::sticker::draw;
-use ksolve::table::cache::TableCache;
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;

@@ -56,7 +56,7 @@ impl Checkpoint {
                 if m.is_file() {
                     "a regular file"
                 } else {
-                    crate::fsutil::describe(m.file_type())
+                    crate::storage::fsutil::describe(m.file_type())
                 }
             ))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),

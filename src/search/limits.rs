@@ -13,8 +13,8 @@
 //!   (or at `MaxDepth`, whichever comes first) and warns after [`WARN_AFTER`] depths
 //!   without a solution that the limits may make the position unreachable.
 
-use crate::gods::Packer;
 use crate::group::{Group, Verdict};
+use crate::keys::Packer;
 use crate::puzzle::{IgnoreMask, MoveId, MoveLimit, Puzzle, SolveSettings, State};
 use std::collections::{HashSet, VecDeque};
 

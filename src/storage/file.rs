@@ -582,7 +582,7 @@ mod tests {
             assert!(!maps.contains(&*name.to_string_lossy()), "{maps}");
         }
         assert!(t.is_private());
-        assert!(&*t == &data[..]);
+        assert!(*t == data[..]);
         // Its entries are not copied a second time.
         let entries = entries_from(t, true);
         assert_eq!(entries.len(), data.len());

@@ -285,3 +285,35 @@ fn a_checkpoint_folder_that_is_a_file_is_refused_before_any_layer() {
         assert!(!err.contains("done in"), "{err}");
     }
 }
+
+#[test]
+fn cache_list_says_when_a_temporary_s_writer_is_gone() {
+    let tables = tempfile::tempdir().unwrap();
+    // A writer killed a moment ago: its process has exited, its file is fresh (within
+    // the grace period that keeps it from being swept).
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let name = format!(".cube.pt-htm.ktb.ksolve-tmp.{dead}.1.0");
+    std::fs::write(tables.path().join(&name), vec![0u8; 4096]).unwrap();
+    let out = ksolve()
+        .args(["cache", "list", "--tables"])
+        .arg(tables.path())
+        .output()
+        .unwrap();
+    assert_code(&out, 0);
+    let said = text(&out.stdout);
+    let row = said.lines().find(|l| l.contains(&name)).unwrap_or_default();
+    assert!(
+        row.contains(&format!("process {dead}, its owner is gone")),
+        "{said}"
+    );
+    assert!(!row.contains("being written"), "{said}");
+    let out = ksolve()
+        .args(["cache", "list", "--json", "--tables"])
+        .arg(tables.path())
+        .output()
+        .unwrap();
+    let said = text(&out.stdout);
+    assert!(said.contains("\"owner_alive\":false"), "{said}");
+}

@@ -74,6 +74,8 @@ struct JsonTemporary {
     file: String,
     bytes: u64,
     pid: u32,
+    /// Whether the writing process may still be running.
+    owner_alive: bool,
     stale: bool,
 }
 
@@ -152,6 +154,7 @@ fn list(dir: PathBuf, json: bool) -> anyhow::Result<u8> {
                     file: file_name(&t.path),
                     bytes: t.bytes,
                     pid: t.owner.pid,
+                    owner_alive: t.owner_alive,
                     stale: t.stale,
                 })
                 .collect(),
@@ -198,10 +201,17 @@ fn print_text(dir: &std::path::Path, inv: &Inventory) {
     if !inv.temporaries.is_empty() {
         println!("Temporary files");
         for t in &inv.temporaries {
+            // A dead owner's file is kept for a grace period after its last write
+            // (`temp::GRACE`), but it is not being written: say so.
             let state = if t.stale {
-                "left by an interrupted run"
+                "left by an interrupted run".to_string()
+            } else if !t.owner_alive {
+                format!(
+                    "its owner is gone (an interrupted run); removed once unmodified for {} s",
+                    ksolve::table::temp::GRACE.as_secs()
+                )
             } else {
-                "being written"
+                "being written".to_string()
             };
             println!(
                 "  {:<56} {:>10}  process {}, {state}",

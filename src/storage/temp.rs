@@ -127,6 +127,8 @@ pub struct Temporary {
     pub path: PathBuf,
     pub bytes: u64,
     pub owner: Owner,
+    /// Whether its owner may still be running ([`owner_alive`]).
+    pub owner_alive: bool,
     pub stale: bool,
 }
 
@@ -151,6 +153,7 @@ pub fn temporaries(dir: &Path) -> Vec<Temporary> {
             path: entry.path(),
             bytes: meta.len(),
             owner,
+            owner_alive: owner_alive(owner),
             stale: is_stale(&meta, owner),
         });
     }

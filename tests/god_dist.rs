@@ -282,3 +282,167 @@ fn a_killed_two_process_2x2x2_run_resumes_to_the_same_table() {
     assert_eq!(rows(&again.out), rows(&full.out));
     assert_eq!(files(&part), files(&whole));
 }
+
+/// Far longer than any of the runs below takes, far shorter than the for-ever a run
+/// waiting for a process that never comes took before connections had a deadline.
+const PROMPT: std::time::Duration = std::time::Duration::from_secs(90);
+
+/// A host file of `n` free local ports in `dir`.
+fn hosts(dir: &Path, n: usize) -> (PathBuf, Vec<String>) {
+    let addresses: Vec<String> = free_ports(n)
+        .iter()
+        .map(|p| format!("127.0.0.1:{p}"))
+        .collect();
+    let path = dir.join(format!("hosts{n}.txt"));
+    std::fs::write(&path, addresses.join("\n") + "\n").unwrap();
+    (path, addresses)
+}
+
+/// `ksolve god DEF --distributed` as process `p` of `n`, with `extra` flags.
+fn process(def: &Path, hosts: &Path, n: usize, p: usize, extra: &[&str]) -> Command {
+    let mut c = Command::new(bin());
+    c.arg("god")
+        .arg(def)
+        .arg("--distributed")
+        .args(extra)
+        .args(["--", "-n", &n.to_string(), "-p", &p.to_string(), "-h"])
+        .arg(hosts)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// Waits for `child` at most [`PROMPT`]; kills it and fails when it runs on.
+fn finish(mut child: std::process::Child, what: &str) -> (i32, String, String) {
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > PROMPT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {PROMPT:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// What every failed process must say: one line, naming the process at fault, and no
+/// panic or backtrace.
+fn one_line_naming(err: &str, process: &str) {
+    let lines: Vec<&str> = err.lines().filter(|l| !l.contains(": done in ")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].starts_with("error: distributed run: "), "{err}");
+    assert!(lines[0].contains(process), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_process_killed_mid_run_is_named_by_the_other_in_one_line() {
+    use std::io::BufRead;
+    let def = root().join("puzzles/2x2x2.def");
+    let tmp = tempfile::tempdir().unwrap();
+    let (hosts, addresses) = hosts(tmp.path(), 2);
+    let mut p0 = process(&def, &hosts, 2, 0, &[]).spawn().unwrap();
+    let mut p1 = process(&def, &hosts, 2, 1, &[]).spawn().unwrap();
+    // Once layer 3 is counted both processes are well into the run (the deep layers
+    // take most of it): process 1 dies there.
+    let mut rows = std::io::BufReader::new(p0.stdout.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        if rows.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        seen += &line;
+        if line.starts_with("3\t") {
+            p1.kill().unwrap();
+            break;
+        }
+    }
+    p1.wait().unwrap();
+    // Keep reading process 0's output, so that a row it prints cannot block it.
+    let drain = std::thread::spawn(move || {
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut rows, &mut rest).unwrap();
+        rest
+    });
+    let (code, _, err) = finish(p0, "process 0 after process 1 was killed");
+    let rest = drain.join().unwrap();
+    assert!(seen.contains("3\t321"), "{seen}");
+    assert!(
+        !rest.contains("Total positions"),
+        "the run finished before the kill: {rest}"
+    );
+    assert_eq!(code, 2, "{err}");
+    one_line_naming(&err, &format!("lost process 1 ({})", addresses[1]));
+}
+
+#[test]
+fn a_process_that_never_starts_is_named_at_the_deadline_with_nothing_on_stdout() {
+    let def = root().join("puzzles/2x2x2.def");
+    let tmp = tempfile::tempdir().unwrap();
+    let (hosts, addresses) = hosts(tmp.path(), 2);
+    for (me, other) in [(0, 1), (1, 0)] {
+        let child = process(&def, &hosts, 2, me, &["--connect-timeout", "2"])
+            .spawn()
+            .unwrap();
+        let (code, out, err) = finish(child, "a process alone");
+        assert_eq!(code, 2, "{err}");
+        // Timely printed `awaiting connections` here, once a second.
+        assert_eq!(out, "");
+        one_line_naming(&err, &format!("process {other} ({})", addresses[other]));
+        assert!(err.contains("within 2 s (--connect-timeout)"), "{err}");
+    }
+}
+
+#[test]
+fn processes_started_with_different_counts_both_say_so() {
+    let def = root().join("puzzles/2x2x2.def");
+    let tmp = tempfile::tempdir().unwrap();
+    let (hosts, addresses) = hosts(tmp.path(), 3);
+    let flags = ["--connect-timeout", "30"];
+    let p0 = process(&def, &hosts, 2, 0, &flags).spawn().unwrap();
+    let p1 = process(&def, &hosts, 3, 1, &flags).spawn().unwrap();
+    let (c0, _, e0) = finish(p0, "process 0 of 2");
+    let (c1, _, e1) = finish(p1, "process 1 of 3");
+    assert_eq!((c0, c1), (2, 2), "{e0}\n{e1}");
+    one_line_naming(&e0, &format!("process 1 ({})", addresses[1]));
+    assert!(
+        e0.contains("it runs with -n 3, this process with -n 2"),
+        "{e0}"
+    );
+    one_line_naming(&e1, &format!("process 0 ({})", addresses[0]));
+    assert!(
+        e1.contains("it runs with -n 2, this process with -n 3"),
+        "{e1}"
+    );
+}
+
+#[test]
+fn a_foreign_listener_on_a_process_port_is_named() {
+    let def = root().join("puzzles/2x2x2.def");
+    let tmp = tempfile::tempdir().unwrap();
+    // Something else listens where process 0 should: connections complete (into its
+    // backlog) and nothing answers.
+    let foreign = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = foreign.local_addr().unwrap().to_string();
+    let (hosts, addresses) = hosts(tmp.path(), 2);
+    std::fs::write(&hosts, format!("{address}\n{}\n", addresses[1])).unwrap();
+    let child = process(&def, &hosts, 2, 1, &["--connect-timeout", "2"])
+        .spawn()
+        .unwrap();
+    let (code, out, err) = finish(child, "process 1 facing a foreign listener");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out, "");
+    one_line_naming(&err, &format!("process 0 ({address})"));
+    assert!(err.contains("is something else listening there?"), "{err}");
+    drop(foreign);
+}

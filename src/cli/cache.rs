@@ -208,7 +208,7 @@ fn print_text(dir: &std::path::Path, inv: &Inventory) {
             } else if !t.owner_alive {
                 format!(
                     "its owner is gone (an interrupted run); removed once unmodified for {} s",
-                    ksolve::table::temp::GRACE.as_secs()
+                    ksolve::storage::temp::GRACE.as_secs()
                 )
             } else {
                 "being written".to_string()

@@ -65,6 +65,18 @@ pub struct GodArgs {
     /// `-h` a file of `host:port` lines, one per process.
     #[arg(long)]
     pub distributed: bool,
+    /// With --distributed: how long to wait, in seconds, for every other process to
+    /// connect and to answer the handshake that checks it runs the same definition,
+    /// metric, -n and -w; past it the run stops, naming the process missing. Raise it
+    /// where processes may start far apart.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 300,
+        requires = "distributed",
+        value_parser = clap::value_parser!(u64).range(1..=86_400)
+    )]
+    pub connect_timeout: u64,
     /// Timely's arguments, after `--` (with --distributed).
     #[arg(last = true, requires = "distributed", value_name = "TIMELY-ARGS")]
     pub timely: Vec<String>,
@@ -161,8 +173,9 @@ pub fn run(args: GodArgs) -> anyhow::Result<u8> {
             timely: &args.timely,
             json: args.json,
             print_row,
+            connect_timeout: args.connect_timeout,
         };
-        return super::god_dist::run(&dist, &puzzle, &opts);
+        return super::god_dist::run(&dist, &puzzle, &opts, &bars);
     }
     // A save target ksolve may not replace (a directory, a device, a named pipe) is
     // refused before the table is computed, not after.

@@ -4,12 +4,14 @@
 //! one line on stderr when done.
 
 use super::output;
+use super::progress::Bars;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
-use ksolve::gods::{self, GodOptions};
+use ksolve::gods::{self, DistOptions, GodOptions};
 use ksolve::memory;
 use serde::Serialize;
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Serialize)]
 struct DistJson {
@@ -31,6 +33,8 @@ pub struct DistRun<'a> {
     pub json: bool,
     /// Prints one row (depth, positions) as the layer completes.
     pub print_row: fn(usize, u64),
+    /// `--connect-timeout`: seconds the processes have to connect.
+    pub connect_timeout: u64,
 }
 
 /// Runs the distributed search with the options `god` built.
@@ -38,6 +42,7 @@ pub fn run(
     args: &DistRun<'_>,
     puzzle: &ksolve::puzzle::Puzzle,
     opts: &GodOptions,
+    bars: &Bars,
 ) -> anyhow::Result<u8> {
     if args.save {
         anyhow::bail!(
@@ -48,8 +53,11 @@ pub fn run(
         anyhow::bail!("--distributed runs the indexed search; --method hashed cannot go with it");
     }
     let rows = args.print_row;
-    let table = match gods::compute_distributed(puzzle, opts, args.timely.to_vec(), Arc::new(rows))
-    {
+    let dist = DistOptions {
+        timely_args: args.timely.to_vec(),
+        connect_timeout: Duration::from_secs(args.connect_timeout),
+    };
+    let table = match gods::compute_distributed(puzzle, opts, &dist, bars, Arc::new(rows)) {
         Ok(t) => t,
         Err(e @ gods::GodError::Stopped(_)) => {
             errln!("{e}");

@@ -23,15 +23,19 @@
 
 use super::checkpoint::{self, Layout};
 use super::index::{Cursor, Indexer};
+use super::net;
 use super::run::move_table_limit;
 use super::table::PackedTable;
 use super::{check_memory, database, GodError, GodOptions, MoveInfo};
-use crate::puzzle::Puzzle;
+use crate::progress::Progress;
+use crate::puzzle::{Metric, Puzzle};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
@@ -101,12 +105,22 @@ impl Shared {
     }
 }
 
-/// Runs the distributed search; `timely_args` are timely's own (`-w`, `-n`, `-p`, `-h`).
-/// Every process of the run calls this with the same puzzle and options.
+/// How a process joins a distributed run.
+#[derive(Clone, Debug)]
+pub struct DistOptions {
+    /// Timely's own arguments (`-w`, `-n`, `-p`, `-h`).
+    pub timely_args: Vec<String>,
+    /// How long to wait for every other process to connect and answer the handshake.
+    pub connect_timeout: Duration,
+}
+
+/// Runs the distributed search. Every process of the run calls this with the same
+/// puzzle and options (checked when they connect); `progress` hears of the connecting.
 pub fn compute_distributed(
     puzzle: &Puzzle,
     opts: &GodOptions,
-    timely_args: Vec<String>,
+    dist: &DistOptions,
+    progress: &dyn Progress,
     on_layer: Arc<DistLayers>,
 ) -> Result<DistTable, GodError> {
     let t0 = Instant::now();
@@ -124,7 +138,7 @@ pub fn compute_distributed(
     if let Some(c) = &opts.checkpoint {
         c.check_folder()?;
     }
-    let config = timely::Config::from_args(timely_args.into_iter())
+    let config = timely::Config::from_args(dist.timely_args.iter().cloned())
         .map_err(|e| GodError::Distributed(format!("timely arguments: {e}")))?;
     let (processes, threads) = match &config.communication {
         timely::CommunicationConfig::Cluster {
@@ -158,21 +172,51 @@ pub fn compute_distributed(
         share + moves,
         opts.memory,
     )?;
-    ix.build_tables(move_table_limit(opts.memory));
-    let mut sc = ix.scratch();
-    let start = ix.index_of(&puzzle.solved, &mut sc);
+    let puzzle_key = database::puzzle_key(puzzle);
     let key = checkpoint::key(
-        database::puzzle_key(puzzle),
+        puzzle_key,
         opts.metric,
         bits,
         exact,
         database::index_fingerprint(&ix),
     );
+    // Connect before the move tables are built, so that the deadline measures how far
+    // apart the processes started rather than how long their tables take.
+    let network = match &config.communication {
+        timely::CommunicationConfig::Cluster {
+            process, addresses, ..
+        } => {
+            let plan = net::Plan {
+                addresses,
+                hello: net::Hello {
+                    process: *process as u64,
+                    processes: processes as u64,
+                    threads: threads as u64,
+                    puzzle: puzzle_key,
+                    metric: match opts.metric {
+                        Metric::Htm => 0,
+                        Metric::Qtm => 1,
+                    },
+                    layout: key,
+                },
+                deadline: dist.connect_timeout,
+            };
+            Some(net::connect(&plan, progress)?)
+        }
+        _ => None,
+    };
+    ix.build_tables(move_table_limit(opts.memory));
+    let mut sc = ix.scratch();
+    let start = ix.index_of(&puzzle.solved, &mut sc);
     let push: Vec<Vec<usize>> = info
         .classes()
         .iter()
         .map(|c| c.iter().map(|&(inv, _)| inv).collect())
         .collect();
+    let (links, watch) = match network {
+        Some((links, watch)) => (Some(links), watch),
+        None => (None, Arc::new(net::Watch::new(Vec::new()))),
+    };
     let job = Arc::new(Job {
         ix,
         push,
@@ -182,11 +226,48 @@ pub fn compute_distributed(
         key,
         checkpoint: opts.checkpoint.clone(),
         on_layer,
+        watch: Arc::clone(&watch),
     });
-    let guards = timely::execute(config, move |worker| job.run(worker))
-        .map_err(|e| GodError::Distributed(e.to_string()))?;
+    let started = |e: String| GodError::Distributed(e);
+    let (guards, comms) = match links {
+        None => {
+            let guards = timely::execute(config, move |worker| job.run(worker)).map_err(started)?;
+            (guards, None)
+        }
+        Some(links) => {
+            let timely::CommunicationConfig::Cluster {
+                process, zerocopy, ..
+            } = config.communication
+            else {
+                return Err(GodError::Internal("connections without a cluster"));
+            };
+            let hooks = timely::communication::Hooks::default();
+            let local = if zerocopy {
+                ProcessBuilder::new_bytes_vector(threads, hooks.refill.clone(), hooks.spill.clone())
+            } else {
+                ProcessBuilder::new_typed_vector(threads, hooks.refill.clone(), hooks.spill.clone())
+            };
+            let (builders, comms) =
+                initialize_networking_from_sockets(local, links, process, threads, hooks)
+                    .map_err(|e| GodError::Distributed(format!("cannot start: {e}")))?;
+            let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+            let guards = timely::execute::execute_from(builders, Box::new(()), config.worker, {
+                move |worker| job.run(worker)
+            })
+            .map_err(started)?;
+            (guards, Some(comms))
+        }
+    };
+    let results = guards.join();
+    if let Some(lost) = watch.failure() {
+        // The network threads of a lost connection never finish (see `net`): joining
+        // them would wait for ever, so they are left to end with the process.
+        std::mem::forget(comms);
+        return Err(lost);
+    }
+    drop(comms);
     let mut mine: Option<(Vec<u64>, bool)> = None;
-    for g in guards.join() {
+    for g in results {
         let (counts, leader) = g.map_err(GodError::Distributed)??;
         let leader = leader || mine.as_ref().is_some_and(|m| m.1);
         mine = Some((counts, leader));
@@ -213,6 +294,8 @@ struct Job {
     key: u64,
     checkpoint: Option<checkpoint::Checkpoint>,
     on_layer: Arc<DistLayers>,
+    /// Lost connections, which end the run.
+    watch: Arc<net::Watch>,
 }
 
 /// The driver's handles on the dataflow.
@@ -222,31 +305,44 @@ struct Rounds<'w> {
     probe: ProbeHandle<u64>,
     shared: Rc<RefCell<Shared>>,
     peers: usize,
+    watch: &'w net::Watch,
 }
 
 impl Rounds<'_> {
-    /// Lets the dataflow run until every message of `time` is consumed everywhere.
-    fn finish(&mut self, time: u64) {
-        self.input.advance_to(time + 1);
-        while self.probe.less_than(&(time + 1)) {
-            self.worker.step();
+    /// Lets the dataflow run one step; a lost connection ends the run, since its
+    /// process's messages will never come.
+    fn step(&mut self) -> Result<(), GodError> {
+        self.worker.step();
+        match self.watch.failure() {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 
+    /// Lets the dataflow run until every message of `time` is consumed everywhere.
+    fn finish(&mut self, time: u64) -> Result<(), GodError> {
+        self.input.advance_to(time + 1);
+        while self.probe.less_than(&(time + 1)) {
+            self.step()?;
+        }
+        Ok(())
+    }
+
     /// A sum round: sends `value` to every worker and returns what all sent.
-    fn gather(&mut self, time: u64, values: &[u64]) -> Vec<u64> {
+    fn gather(&mut self, time: u64, values: &[u64]) -> Result<Vec<u64>, GodError> {
         debug_assert!(!time.is_multiple_of(2) && *self.input.time() == time);
         for w in 0..self.peers {
             for &v in values {
                 self.input.send((w as u32, v));
             }
         }
-        self.finish(time);
-        self.shared
+        self.finish(time)?;
+        Ok(self
+            .shared
             .borrow_mut()
             .sums
             .remove(&time)
-            .unwrap_or_default()
+            .unwrap_or_default())
     }
 }
 
@@ -313,6 +409,7 @@ impl Job {
             probe,
             shared,
             peers,
+            watch: &self.watch,
         };
         let layout = Layout {
             key: self.key,
@@ -326,13 +423,20 @@ impl Job {
         // Every worker leaves at the same round, so closing the input lets the dataflow
         // finish everywhere.
         drop(r);
+        if let Err(GodError::Lost { .. }) = &result {
+            // Except when a process is lost: its part will never finish, so the
+            // dataflow is dropped, as every worker that notices the loss does.
+            for id in worker.installed_dataflows() {
+                worker.drop_dataflow(id);
+            }
+        }
         result.map(|counts| (counts, me == 0))
     }
 
     fn search(&self, r: &mut Rounds, layout: &Layout) -> Result<Vec<u64>, GodError> {
         let me = layout.worker;
         // Time 0 carries nothing; time 1 agrees on where to start.
-        r.finish(0);
+        r.finish(0)?;
         let (mut counts, own_error) = self.start_from(r, layout)?;
         let mut time = 2 * counts.len() as u64;
         let mut write_error: Option<GodError> = own_error;
@@ -347,11 +451,11 @@ impl Job {
                     s.mark(time, i);
                 }
             }
-            self.expand(r, layer, time);
-            r.finish(time);
+            self.expand(r, layer, time)?;
+            r.finish(time)?;
             let found = r.shared.borrow_mut().found.remove(&time).unwrap_or(0);
             let mine = if write_error.is_some() { FAILED } else { found };
-            let all = r.gather(time + 1, &[mine]);
+            let all = r.gather(time + 1, &[mine])?;
             if let Some(e) = write_error.take() {
                 return Err(e);
             }
@@ -402,7 +506,7 @@ impl Job {
             }
         }
         let sent = if own.is_some() { vec![FAILED] } else { depths };
-        let all = r.gather(1, &sent);
+        let all = r.gather(1, &sent)?;
         if let Some(e) = own {
             return Err(e);
         }
@@ -441,7 +545,7 @@ impl Job {
     /// predecessors to their owners (marking its own directly). With 2 or 4 bits, older
     /// layers sharing a source value are expanded again, which only costs time: all
     /// their predecessors are seen.
-    fn expand(&self, r: &mut Rounds, layer: usize, time: u64) {
+    fn expand(&self, r: &mut Rounds, layer: usize, time: u64) -> Result<(), GodError> {
         let me = r.worker.index() as u64;
         let mut cur = Cursor::new(&self.ix);
         let widest = self.push.iter().map(Vec::len).max().unwrap_or(0);
@@ -477,9 +581,10 @@ impl Job {
                 }
                 if since_step >= STEP_EVERY {
                     since_step = 0;
-                    r.worker.step();
+                    r.step()?;
                 }
             }
         }
+        Ok(())
     }
 }

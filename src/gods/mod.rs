@@ -27,6 +27,7 @@ mod guarded;
 mod hashed;
 mod index;
 mod indexed;
+mod net;
 mod reverse;
 mod run;
 pub mod sample;
@@ -41,7 +42,7 @@ use run::{hashed_table, indexed_need, indexed_table};
 use std::time::Instant;
 
 pub use checkpoint::Checkpoint;
-pub use dist::{compute_distributed, DistLayers, DistTable};
+pub use dist::{compute_distributed, DistLayers, DistOptions, DistTable};
 pub use index::IndexError;
 
 /// Called after each finished layer with its depth and size (so the command line can
@@ -207,6 +208,14 @@ pub enum GodError {
     Unsupported(&'static str),
     #[error("distributed run: {0}")]
     Distributed(String),
+    /// A distributed run lost its connection to another process (killed, crashed or
+    /// unreachable); every process that notices stops.
+    #[error("distributed run: lost process {process} ({address}): {why}; stopping")]
+    Lost {
+        process: usize,
+        address: String,
+        why: String,
+    },
     #[error("checkpoint: {0}")]
     Checkpoint(String),
     /// The run stopped after writing the checkpoint of this layer, as asked.

@@ -15,6 +15,7 @@ mod alg_cli;
 mod cache_cli;
 mod check_cli;
 mod cli_help;
+mod differential;
 mod god_bruteforce;
 mod god_checkpoint;
 mod god_cli;

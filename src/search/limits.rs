@@ -15,7 +15,7 @@
 
 use crate::group::{Group, Verdict};
 use crate::keys::Packer;
-use crate::puzzle::{IgnoreMask, MoveId, MoveLimit, Puzzle, SolveSettings, State};
+use crate::puzzle::{IgnoreMask, MoveId, Puzzle, SolveSettings, State};
 use std::collections::{HashSet, VecDeque};
 
 /// The most (position, limit counters) pairs the breadth-first search visits; it is
@@ -44,11 +44,12 @@ pub(super) enum Reach {
 }
 
 /// What the search keeps between scrambles for [`settle`]: the puzzle's group (for its
-/// size) and the group of the moves no limit names, for the last limits seen.
+/// size) and the group of the moves no limit names, for the last such moves seen (a game
+/// of `play` changes the numbers of its limits, not which moves they name).
 #[derive(Default)]
 pub(super) struct LimitGroups {
     whole: Option<Option<Group>>,
-    unlimited: Option<(Vec<MoveLimit>, Option<Group>)>,
+    unlimited: Option<(Vec<MoveId>, Option<Group>)>,
 }
 
 /// Decides what the limits of `settings` do to the search from `start` (`ignore` already
@@ -95,13 +96,13 @@ pub(super) fn settle(
     if guarded || settings.goal.is_some() || ignore.iter().any(IgnoreMask::any) {
         return Reach::Bounded;
     }
-    let fresh = !matches!(&groups.unlimited, Some((l, _)) if l == limits);
-    if fresh {
-        let free: Vec<MoveId> = (0..puzzle.moves.len())
-            .map(|m| MoveId(m as u16))
-            .filter(|&m| !limits.iter().any(|l| l.matches(puzzle, m)))
-            .collect();
-        groups.unlimited = Some((limits.clone(), Group::generated_by(puzzle, &free).ok()));
+    let free: Vec<MoveId> = (0..puzzle.moves.len())
+        .map(|m| MoveId(m as u16))
+        .filter(|&m| !limits.iter().any(|l| l.matches(puzzle, m)))
+        .collect();
+    if !matches!(&groups.unlimited, Some((f, _)) if *f == free) {
+        let group = Group::generated_by(puzzle, &free).ok();
+        groups.unlimited = Some((free, group));
     }
     match groups.unlimited.as_ref().and_then(|(_, g)| g.as_ref()) {
         Some(g) if g.check(start) == Verdict::Reachable => Reach::Free,

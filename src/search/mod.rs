@@ -231,6 +231,11 @@ impl<'p> Solver<'p> {
         Ok(r)
     }
 
+    /// The puzzle this solver searches.
+    pub fn puzzle(&self) -> &'p Puzzle {
+        self.puzzle
+    }
+
     /// The tables built so far.
     pub fn tables(&self) -> &Tables {
         &self.tables

@@ -17,8 +17,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `common::ksolve`, stopped after [`PROMPT`].
 fn ksolve() -> Command {
-    let mut c = Command::cargo_bin("ksolve").unwrap();
+    let mut c = crate::common::ksolve();
     c.timeout(PROMPT);
     c
 }
@@ -70,7 +71,7 @@ fn an_error_with_stderr_full_or_gone_still_exits_2() {
         streams.push(("/dev/full", full.into()));
     }
     for (what, stream) in streams {
-        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+        let out = std::process::Command::new(crate::common::bin())
             .args(["check", "/nonexistent/x.def"])
             .stdout(Stdio::null())
             .stderr(stream)
@@ -85,7 +86,7 @@ fn completions_to_a_full_disk_say_so() {
     let Some(full) = dev("full") else {
         return;
     };
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ksolve"))
+    let out = std::process::Command::new(crate::common::bin())
         .args(["completions", "bash"])
         .stdout(full)
         .stderr(Stdio::piped())
@@ -102,7 +103,7 @@ fn completions_to_a_full_disk_say_so() {
 /// standard input from `stdin`: a file the shell opens (this process never reads it:
 /// `/dev/zero` is endless), or bytes written to it.
 fn capped(args: &[&str], stdin: Input) -> std::process::Output {
-    let bin = assert_cmd::cargo::cargo_bin("ksolve");
+    let bin = crate::common::bin();
     let mut script = String::from("ulimit -v 1048576; exec \"$0\"");
     for k in 1..=args.len() {
         script.push_str(&format!(" \"${k}\""));
@@ -180,6 +181,27 @@ fn a_play_line_that_expands_past_the_cap_is_refused_and_the_session_goes_on() {
     );
     // The line after them is played.
     assert!(said.contains("> R\n"), "{said}");
+    assert!(said.trim_end().ends_with("Moves: 1"), "{said}");
+}
+
+#[test]
+fn a_play_line_of_many_uses_of_a_long_macro_is_refused_before_it_is_written_out() {
+    // A thousand uses of a 10,000-move macro: written out as text before the line's cap
+    // looked at it, this took 68 s and 776 MB.
+    let def = root().join("puzzles/3x3x3.def");
+    let mut script = b"def LONG (R U)5000\n".to_vec();
+    script.extend(vec!["LONG"; 1000].join(" ").bytes());
+    script.extend(b"\nR\n");
+    let out = capped(
+        &["play", def.to_str().unwrap(), "--no-clock"],
+        Input::Bytes(script),
+    );
+    assert_code(&out, 2);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("error: <stdin>:2:1: these moves expand to at least 110000 moves"),
+        "{said}"
+    );
     assert!(said.trim_end().ends_with("Moves: 1"), "{said}");
 }
 

@@ -2,8 +2,9 @@
 //! numbers, as ksolve+ (figures from `shared/reference/ksolve-timings.md`). The samples
 //! are read from `../shared/ksolve-samples` and the test is skipped when that folder is
 //! absent. The 3x3x3 <R,F,U> and Megaminx <R,U> files build tables of ~90 million
-//! entries, too slow for a debug build: they run in release builds (`.ci/run` runs
-//! `cargo test --release --test integration solve_samples::`) or with `KSOLVE_SLOW_TESTS=1`.
+//! entries, too slow for a debug build: they run on an optimised binary (`.ci/run` runs
+//! `KSOLVE_TEST_BIN=target/release/ksolve cargo test --test integration solve_samples::`)
+//! or with `KSOLVE_SLOW_TESTS=1`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -11,12 +12,6 @@ use std::path::PathBuf;
 fn samples() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/ksolve-samples");
     dir.is_dir().then_some(dir)
-}
-
-/// Whether the samples that build large tables run: in an optimised build, or when
-/// slow tests are asked for.
-fn large() -> bool {
-    !cfg!(debug_assertions) || std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
 }
 
 /// Per scramble: its name, optimal length, and how many solutions of each length
@@ -103,7 +98,7 @@ fn bicube_sample() {
 
 #[test]
 fn cube3_rfu_sample() {
-    if !large() {
+    if !crate::common::large_tables() {
         return;
     }
     check(
@@ -119,7 +114,7 @@ fn cube3_rfu_sample() {
 
 #[test]
 fn megaminx_ru_sample() {
-    if !large() {
+    if !crate::common::large_tables() {
         return;
     }
     // The QTM scramble's one solution has 17 moves and costs 20 quarter turns.

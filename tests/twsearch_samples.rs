@@ -5,8 +5,9 @@
 //! The samples are read from `../shared/twsearch-samples` beside the checkout, else
 //! from `/work/shared/twsearch-samples`; the tests that need them are skipped when
 //! neither exists. Solving the sample 2x2x2 (88 million positions, no corner fixed)
-//! builds a 44 MB table: it runs in release builds (`.ci/run` runs
-//! `cargo test --release --test integration twsearch_samples::`) or with `KSOLVE_SLOW_TESTS=1`.
+//! builds a 44 MB table: it runs on an optimised binary (`.ci/run` runs
+//! `KSOLVE_TEST_BIN=target/release/ksolve cargo test --test integration twsearch_samples::`)
+//! or with `KSOLVE_SLOW_TESTS=1`.
 
 use std::path::{Path, PathBuf};
 
@@ -15,11 +16,6 @@ fn samples() -> Option<PathBuf> {
     [beside, PathBuf::from("/work/shared/twsearch-samples")]
         .into_iter()
         .find(|d| d.is_dir())
-}
-
-/// Whether the tests that build large tables run.
-fn large() -> bool {
-    !cfg!(debug_assertions) || std::env::var_os("KSOLVE_SLOW_TESTS").is_some_and(|v| v == "1")
 }
 
 /// Which scramble files go with which definition (from the samples' SOURCE.txt).
@@ -118,7 +114,7 @@ fn sample_2x2x2_tws_solves_an_alg_and_a_zero_based_state() {
         eprintln!("skipped: no twsearch-samples folder");
         return;
     };
-    if !large() {
+    if !crate::common::large_tables() {
         eprintln!("skipped in debug builds: set KSOLVE_SLOW_TESTS=1");
         return;
     }

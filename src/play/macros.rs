@@ -106,17 +106,23 @@ impl Macros {
 
     /// `line` with every word that names a macro replaced by the macro's moves in
     /// parentheses (a word that is a move's name stays the move), and for each
-    /// character of the result the 1-based column of `line` it comes from. `None` when
-    /// no word names a macro.
+    /// character of the result the 1-based column of `line` it comes from. `Ok(None)`
+    /// when no word names a macro.
+    ///
+    /// `Err(n)` as soon as the macros replaced so far stand for `n` > `cap` moves: the
+    /// line would expand past the cap anyway, and stopping here keeps a line of a
+    /// thousand uses of a long macro from being written out as text first.
     pub fn substitute(
         &self,
         puzzle: &Puzzle,
         line: &str,
+        cap: usize,
         is_move: impl Fn(&str) -> bool,
-    ) -> Option<(String, Vec<usize>)> {
+    ) -> Result<Option<(String, Vec<usize>)>, usize> {
         if self.list.is_empty() {
-            return None;
+            return Ok(None);
         }
+        let mut substituted = 0usize;
         let chars: Vec<char> = line.chars().collect();
         let mut out = String::with_capacity(line.len());
         let mut cols = Vec::with_capacity(line.len());
@@ -143,6 +149,10 @@ impl Macros {
             let text = match hit {
                 Some((m, tail)) => {
                     found = true;
+                    substituted = substituted.saturating_add(m.moves.len());
+                    if substituted > cap {
+                        return Err(substituted);
+                    }
                     format!("({}){tail}", puzzle.format_sequence(&m.moves))
                 }
                 None => word.clone(),
@@ -154,7 +164,7 @@ impl Macros {
                 cols.push(if kept { start + k + 1 } else { start + 1 });
             }
         }
-        found.then_some((out, cols))
+        Ok(found.then_some((out, cols)))
     }
 
     /// The macros as the text `save` writes: a comment, then one `def NAME MOVES` line

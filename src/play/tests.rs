@@ -78,20 +78,37 @@ fn macros_substitute_with_columns_and_forget_what_follows() {
     m.define("BB", vec![u], "U");
     m.define("CC", vec![r], "R");
     let is_move = |w: &str| p.move_by_name(w).is_some();
-    let (text, cols) = m.substitute(&p, "F AA2' (BB)", is_move).unwrap();
+    let (text, cols) = m
+        .substitute(&p, "F AA2' (BB)", 100, is_move)
+        .unwrap()
+        .unwrap();
     assert_eq!(text, "F (R U)2' ((U))");
     // Each character of an expansion points at the start of the word it replaces.
     assert_eq!(cols[2], 3);
     assert_eq!(cols[8], 3);
     assert_eq!(cols[11], 9);
     assert_eq!(cols[text.len() - 1], 11);
-    assert!(m.substitute(&p, "R U F", is_move).is_none());
+    assert_eq!(m.substitute(&p, "R U F", 100, is_move), Ok(None));
     assert_eq!(m.forget("BB"), vec!["BB".to_string(), "CC".to_string()]);
     assert_eq!(
         m.iter().map(|x| x.name.as_str()).collect::<Vec<_>>(),
         ["AA"]
     );
     assert!(m.forget("BB").is_empty());
+}
+
+#[test]
+fn macros_standing_for_more_moves_than_a_line_may_make_stop_the_substitution() {
+    // A line of a thousand uses of a 10,000-move macro was written out as 10 million
+    // moves of text (68 s, 776 MB) before the line's cap refused it.
+    let p = shipped("3x3x3.def");
+    let mut m = Macros::default();
+    let r = p.move_by_name("R").unwrap();
+    m.define("LONG", vec![r; 10_000], "R10000");
+    let is_move = |w: &str| p.move_by_name(w).is_some();
+    let line = vec!["LONG"; 1000].join(" ");
+    assert_eq!(m.substitute(&p, &line, 100_000, is_move), Err(110_000));
+    assert!(m.substitute(&p, "LONG LONG", 100_000, is_move).is_ok());
 }
 
 #[test]

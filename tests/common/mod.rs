@@ -168,9 +168,21 @@ pub fn brute_force(
         .collect()
 }
 
-/// The `ksolve` binary under test.
+/// The `ksolve` binary under test: the one this build made, or the one
+/// `KSOLVE_TEST_BIN` names (`.ci/run` points it at the release build, so that the tests
+/// that build large tables run on an optimised binary without a release build of the
+/// tests themselves).
 pub fn bin() -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_BIN_EXE_ksolve"))
+    std::env::var_os("KSOLVE_TEST_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_BIN_EXE_ksolve")))
+}
+
+/// Whether the tests that make the binary build tables of tens of millions of entries
+/// run: when the binary under test is optimised (a release build, or `KSOLVE_TEST_BIN`)
+/// or slow tests are asked for.
+pub fn large_tables() -> bool {
+    !cfg!(debug_assertions) || std::env::var_os("KSOLVE_TEST_BIN").is_some() || slow_tests()
 }
 
 /// The `ksolve` binary as a command to give arguments, a folder and input to: every

@@ -308,12 +308,26 @@ impl<'p> Session<'p> {
             .map(|(i, c)| if i + 1 < from { ' ' } else { c })
             .collect();
         let names = &self.names;
+        let too_many = |n: String| {
+            DefError::new(
+                file,
+                line_no,
+                from,
+                line,
+                ErrorKind::Invalid(format!(
+                    "these moves expand to {n} moves: expected at most {MAX_LINE_MOVES} on \
+                     one line; nothing on this line was done"
+                )),
+            )
+        };
+        let cap = MAX_LINE_MOVES as usize;
         let (text, cols) = match self
             .macros
-            .substitute(self.puzzle, &masked, |w| names.get(w).is_some())
+            .substitute(self.puzzle, &masked, cap, |w| names.get(w).is_some())
         {
-            Some((t, c)) => (t, Some(c)),
-            None => (masked, None),
+            Ok(Some((t, c))) => (t, Some(c)),
+            Ok(None) => (masked, None),
+            Err(n) => return Err(too_many(format!("at least {n}")).into()),
         };
         let lines = [AlgLine {
             no: line_no,
@@ -332,17 +346,7 @@ impl<'p> Session<'p> {
         let parsed = alg::parse(file, &lines, names).map_err(fix)?;
         let n = parsed.len(false);
         if n > MAX_LINE_MOVES {
-            return Err(fix(DefError::new(
-                file,
-                line_no,
-                from,
-                &text,
-                ErrorKind::Invalid(format!(
-                    "these moves expand to {n} moves: expected at most {MAX_LINE_MOVES} on \
-                     one line; nothing on this line was done"
-                )),
-            ))
-            .into());
+            return Err(too_many(n.to_string()).into());
         }
         let mut moves = Vec::with_capacity(parsed.len(false) as usize);
         let mut at = Vec::with_capacity(moves.capacity());

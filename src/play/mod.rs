@@ -20,7 +20,7 @@ pub mod rules;
 mod tests;
 
 pub use command::{Command, CommandError};
-pub use game::{Session, Setup};
+pub use game::{Session, Setup, MAX_GAME_MOVES, MAX_LINE_MOVES};
 pub use macros::{Macro, Macros};
 
 use crate::def::DefError;

@@ -8,7 +8,7 @@
 use ksolve::def::parse_puzzle;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, SolveSettings, State};
-use ksolve::search::{SolveOptions, Solver};
+use ksolve::search::{SolveOptions, Solver, Tuning};
 use ksolve::storage::cache::TableCache;
 use ksolve::table::additive::{family_rule, partition, Family};
 use ksolve::table::plan::plan_report;
@@ -105,11 +105,14 @@ fn ida_star_with_a_small_family_finds_breadth_first_lengths() {
     let mut tables = Tables::new(TableCache::in_memory(), 1 << 30);
     tables.set_additive(Some(family), Metric::Htm);
     let mut solver = Solver::new(&p, tables);
+    solver.tune(Tuning {
+        no_exact_table: true,
+        ..Tuning::default()
+    });
     let mut all: Vec<(&Vec<u16>, &u32)> = dist.iter().collect();
     all.sort();
     for (perm, &d) in all.iter().step_by(4001) {
         let options = SolveOptions {
-            no_exact_table: true,
             count: Some(1),
             ..SolveOptions::default()
         };
@@ -279,11 +282,14 @@ fn fifteen(seeds: std::ops::Range<u64>, steps: usize, size: usize) {
     let mut tables = Tables::new(TableCache::in_memory(), 1 << 30);
     tables.set_additive(Some(family), Metric::Htm);
     let mut solver = Solver::new(&p, tables);
+    solver.tune(Tuning {
+        no_exact_table: true,
+        ..Tuning::default()
+    });
     for seed in seeds {
         let perm = walk(4, 16, seed, steps);
         let want = independent(4, &perm);
         let options = SolveOptions {
-            no_exact_table: true,
             count: Some(1),
             ..SolveOptions::default()
         };

@@ -672,6 +672,18 @@ struct Scale {
     positions: usize,
 }
 
+/// What the comparisons of one definition and metric share: the options of their
+/// searches, the definition and the library's reading of it, the reference's graph and
+/// the positions near enough to solve.
+#[derive(Clone, Copy)]
+struct Case<'a> {
+    base: SolveOptions,
+    near: &'a [usize],
+    spec: &'a Spec,
+    p: &'a Puzzle,
+    g: &'a Graph,
+}
+
 /// Runs every comparison on the definition of `seed`; returns whether it ran (false when
 /// it was skipped as too large) and how many scrambles were solved.
 fn run_one(seed: u64, scale: &Scale) -> (bool, usize) {
@@ -843,46 +855,17 @@ fn run_one(seed: u64, scale: &Scale) -> (bool, usize) {
             );
         }
 
-        solves += limits(
+        let case = Case {
             base,
-            &near,
-            &spec,
-            &puzzle,
-            &graph,
-            &mut tables,
-            metric,
-            &mut rng,
-        );
-        solves += slack(
-            base,
-            &spec,
-            &puzzle,
-            &graph,
-            &dist,
-            &mut tables,
-            metric,
-            &mut rng,
-        );
-        solves += unknowns(
-            base,
-            &near,
-            &spec,
-            &puzzle,
-            &graph,
-            &mut tables,
-            metric,
-            &mut rng,
-        );
-        solves += goals(
-            base,
-            &near,
-            &spec,
-            &puzzle,
-            &graph,
-            &mut tables,
-            metric,
-            &mut rng,
-        );
+            near: &near,
+            spec: &spec,
+            p: &puzzle,
+            g: &graph,
+        };
+        solves += limits(&case, &mut tables, metric, &mut rng);
+        solves += slack(&case, &dist, &mut tables, metric, &mut rng);
+        solves += unknowns(&case, &mut tables, metric, &mut rng);
+        solves += goals(&case, &mut tables, metric, &mut rng);
     }
     (true, solves)
 }
@@ -1010,16 +993,14 @@ fn check_outcome(
 
 /// Random `MoveLimits` (a power, a family, several families sharing one limit; limits of
 /// 0, 1 or 2) on random positions, against Dijkstra over (position, counters).
-fn limits(
-    base: SolveOptions,
-    near: &[usize],
-    spec: &Spec,
-    p: &Puzzle,
-    g: &Graph,
-    solver: &mut Solver,
-    metric: Metric,
-    rng: &mut Rng,
-) -> usize {
+fn limits(case: &Case, solver: &mut Solver, metric: Metric, rng: &mut Rng) -> usize {
+    let Case {
+        base,
+        near,
+        spec,
+        p,
+        g,
+    } = *case;
     let mut solved = 0;
     for _ in 0..2 {
         let nlines = rng.range(1, 2);
@@ -1101,16 +1082,10 @@ fn limits(
 
 /// `Slack`: every solution from optimal to optimal + slack, against the brute force of
 /// `common` (on short positions, where it is quick).
-fn slack(
-    base: SolveOptions,
-    spec: &Spec,
-    p: &Puzzle,
-    g: &Graph,
-    dist: &[u32],
-    solver: &mut Solver,
-    metric: Metric,
-    rng: &mut Rng,
-) -> usize {
+fn slack(case: &Case, dist: &[u32], solver: &mut Solver, metric: Metric, rng: &mut Rng) -> usize {
+    let Case {
+        base, spec, p, g, ..
+    } = *case;
     let moves = spec.all_moves(metric).len();
     let near: Vec<usize> = (0..g.states.len()).filter(|&i| dist[i] <= 3).collect();
     if moves > 12 || near.is_empty() {
@@ -1160,16 +1135,14 @@ fn slack(
 /// `?` in a scramble where the definition's `Ignore` allows it: the bare `?` takes the
 /// pieces left over in ascending order and a `?` twist reads as 0, and the marked
 /// positions may end anything.
-fn unknowns(
-    base: SolveOptions,
-    near: &[usize],
-    spec: &Spec,
-    p: &Puzzle,
-    g: &Graph,
-    solver: &mut Solver,
-    metric: Metric,
-    rng: &mut Rng,
-) -> usize {
+fn unknowns(case: &Case, solver: &mut Solver, metric: Metric, rng: &mut Rng) -> usize {
+    let Case {
+        base,
+        near,
+        spec,
+        p,
+        g,
+    } = *case;
     let Some(ig) = &spec.ignore else {
         return 0;
     };
@@ -1268,16 +1241,14 @@ fn scramble_position(s: &Scramble) -> (State, Vec<IgnoreMask>) {
 }
 
 /// A scramble file's goal of one or two reachable positions.
-fn goals(
-    base: SolveOptions,
-    near: &[usize],
-    spec: &Spec,
-    p: &Puzzle,
-    g: &Graph,
-    solver: &mut Solver,
-    metric: Metric,
-    rng: &mut Rng,
-) -> usize {
+fn goals(case: &Case, solver: &mut Solver, metric: Metric, rng: &mut Rng) -> usize {
+    let Case {
+        base,
+        near,
+        spec,
+        p,
+        g,
+    } = *case;
     let targets: Vec<usize> = (0..rng.range(1, 2))
         .map(|_| rng.below(g.states.len()))
         .collect();

@@ -11,7 +11,7 @@ use ksolve::progress::Silent;
 use ksolve::puzzle::{
     Block, IgnoreMask, LimitKey, Metric, MoveId, MoveLimit, Puzzle, SolveSettings, State,
 };
-use ksolve::search::{SolveOptions, Solver};
+use ksolve::search::{SolveOptions, Solver, Tuning};
 use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 
@@ -50,12 +50,19 @@ fn search(
     exact: bool,
 ) -> Vec<Vec<MoveId>> {
     let mut solver = Solver::new(p, Tables::new(TableCache::in_memory(), 1 << 26));
-    let options = SolveOptions {
+    solver.tune(Tuning {
         no_exact_table: !exact,
-        ..SolveOptions::default()
-    };
+        ..Tuning::default()
+    });
     solver
-        .solve(start, ignore, settings, options, &Silent, |_, _| {})
+        .solve(
+            start,
+            ignore,
+            settings,
+            SolveOptions::default(),
+            &Silent,
+            |_, _| {},
+        )
         .unwrap()
         .solutions
 }

@@ -7,7 +7,7 @@
 use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, MoveId, Puzzle, SolveSettings, State};
-use ksolve::search::{Outcome, SolveOptions, Solver, Status};
+use ksolve::search::{Outcome, SolveOptions, Solver, Status, Tuning};
 use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::collections::{HashMap, HashSet};
@@ -222,7 +222,7 @@ const SWAP3: &str = "Name swap\nSet P 3 1\nSolved\nP\n1 2 3\nEnd\n\
     Move A\nP\n2 3 1\nEnd\nMove B\nP\n2 1 3\nEnd\n";
 
 /// Solves `arrangement` under `limits` with the default MaxDepth (999).
-fn limited(limits: &str, arrangement: &str, options: SolveOptions) -> Outcome {
+fn limited(limits: &str, arrangement: &str, tuning: Tuning) -> Outcome {
     let p = puzzle(SWAP3);
     let s = &scrambles(
         &p,
@@ -230,8 +230,16 @@ fn limited(limits: &str, arrangement: &str, options: SolveOptions) -> Outcome {
     )[0];
     let (start, ignore) = position(&p, s);
     let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 1 << 24));
+    solver.tune(tuning);
     solver
-        .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
+        .solve(
+            &start,
+            &ignore,
+            &s.settings,
+            SolveOptions::default(),
+            &Silent,
+            |_, _| {},
+        )
         .unwrap()
 }
 
@@ -239,16 +247,16 @@ fn limited(limits: &str, arrangement: &str, options: SolveOptions) -> Outcome {
 /// (which ran to MaxDepth 999 before, for ever in effect), a reachable one is solved.
 #[test]
 fn limits_that_leave_no_solution_are_settled_on_small_puzzles() {
-    let none = limited("A* B* 1", "3 2 1", SolveOptions::default());
+    let none = limited("A* B* 1", "3 2 1", Tuning::default());
     assert_eq!(none.status, Status::LimitsUnreachable);
     assert!(none.solutions.is_empty());
-    let swap = limited("B* 2\nA* 0", "2 1 3", SolveOptions::default());
+    let swap = limited("B* 2\nA* 0", "2 1 3", Tuning::default());
     assert_eq!(swap.status, Status::Solved, "B alone swaps the first two");
     // 3 2 1 is one A and one B apart from solved.
-    let one = limited("A* 1", "3 2 1", SolveOptions::default());
+    let one = limited("A* 1", "3 2 1", Tuning::default());
     assert_eq!(one.status, Status::Solved);
     assert_eq!(one.length, Some(2));
-    let two = limited("A* B* 2", "3 2 1", SolveOptions::default());
+    let two = limited("A* B* 2", "3 2 1", Tuning::default());
     assert_eq!(two.length, Some(2));
 }
 
@@ -256,17 +264,17 @@ fn limits_that_leave_no_solution_are_settled_on_small_puzzles() {
 /// no pairs at all), the search stops UNSETTLED_DEPTHS past its first bound and says so.
 #[test]
 fn unsettled_limits_stop_at_a_documented_depth() {
-    let options = SolveOptions {
+    let tuning = Tuning {
         settle_pairs: Some(0),
-        ..SolveOptions::default()
+        ..Tuning::default()
     };
-    let out = limited("A* B* 1", "3 2 1", options);
+    let out = limited("A* B* 1", "3 2 1", tuning);
     // The tables put 3 2 1 two moves away; the search stops 20 depths past that.
     assert_eq!(
         out.status,
         Status::LimitsBound(2 + ksolve::search::limits::UNSETTLED_DEPTHS)
     );
     // Where the moves no limit names reach the position by themselves, no bound applies.
-    let out = limited("B* 1", "2 3 1", options);
+    let out = limited("B* 1", "2 3 1", tuning);
     assert_eq!(out.status, Status::Solved);
 }

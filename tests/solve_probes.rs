@@ -9,7 +9,7 @@
 use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Puzzle, Scramble};
-use ksolve::search::{Outcome, SolveOptions, Solver};
+use ksolve::search::{Outcome, SolveOptions, Solver, Tuning};
 use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 
@@ -55,17 +55,21 @@ fn compare_adapted(
         assert_eq!(b.probes, 0);
         // The checks chosen from samples (here every node is sampled, so that these
         // small searches adapt) and every check on every node: the same solutions.
-        for options in [
-            SolveOptions {
-                check_sampling: Some((1, 64)),
-                ..SolveOptions::default()
-            },
-            SolveOptions {
-                all_checks: true,
-                ..SolveOptions::default()
-            },
+        let sampled = Tuning {
+            check_sampling: Some((1, 64)),
+            ..Tuning::default()
+        };
+        let every = SolveOptions {
+            all_checks: true,
+            ..SolveOptions::default()
+        };
+        for (tuning, options) in [
+            (sampled, SolveOptions::default()),
+            (Tuning::default(), every),
         ] {
+            solver.tune(tuning);
             let c = run(&mut solver, options);
+            solver.tune(Tuning::default());
             assert_eq!(c.length, b.length, "{} {options:?}", s.name);
             assert_same_solutions(
                 p,

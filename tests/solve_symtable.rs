@@ -9,7 +9,7 @@
 use crate::common::*;
 use ksolve::progress::Silent;
 use ksolve::puzzle::{Metric, Puzzle, Scramble};
-use ksolve::search::{Outcome, SolveOptions, Solver};
+use ksolve::search::{Outcome, SolveOptions, Solver, Tuning};
 use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 
@@ -55,13 +55,21 @@ fn compare(p: &Puzzle, list: &[Scramble]) -> Vec<(Outcome, Outcome)> {
         // With the checks chosen from a sample of every node, so that these small
         // searches adapt: which of the tables, probes and inverse lookups are made, and
         // in what order, never changes a solution.
-        let options = SolveOptions {
+        solver.tune(Tuning {
             check_sampling: Some((1, 64)),
-            ..SolveOptions::default()
-        };
+            ..Tuning::default()
+        });
         let d = solver
-            .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
+            .solve(
+                &start,
+                &ignore,
+                &s.settings,
+                SolveOptions::default(),
+                &Silent,
+                |_, _| {},
+            )
             .unwrap();
+        solver.tune(Tuning::default());
         assert_eq!(d.length, b.length, "{} adapted", s.name);
         assert_same_solutions(
             p,

@@ -32,6 +32,7 @@ pub mod ordered;
 mod probe;
 pub mod random;
 mod reduced;
+mod tuning;
 mod worker;
 mod zero;
 
@@ -40,6 +41,7 @@ pub use checks::{CheckUse, MIN_SAMPLES, SAMPLE_EVERY};
 use ctx::{touched_by, with_free, Ctx};
 use guarded::Guards;
 use ordered::Buffering;
+pub use tuning::Tuning;
 
 use crate::progress::Progress;
 use crate::puzzle::{
@@ -74,20 +76,6 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// How many solutions may wait for their turn while threads search ahead.
     pub buffering: Buffering,
-    /// Search guarded puzzles without their exact distance table (pruning tables only);
-    /// for tests that check the search itself against brute force.
-    #[doc(hidden)]
-    pub no_exact_table: bool,
-    /// How the bound checks are sampled: one node in how many, and how many sampled
-    /// children change the plan (default: [`checks::SAMPLE_EVERY`],
-    /// [`checks::MIN_SAMPLES`]); for tests that need small searches to adapt.
-    #[doc(hidden)]
-    pub check_sampling: Option<(u64, u64)>,
-    /// The most (position, counters) pairs the search may visit to settle what move
-    /// limits do (default [`limits::SETTLE_PAIRS`]); for tests of the bounded search on
-    /// small puzzles.
-    #[doc(hidden)]
-    pub settle_pairs: Option<u128>,
 }
 
 /// How a search ended.
@@ -205,6 +193,8 @@ pub struct Solver<'p> {
     /// For guarded puzzles: the packed-key form of the moves and the exact distance
     /// tables built so far (see [`guarded`]).
     guarded: Option<guarded::GuardTables>,
+    /// Departures from the defaults that only tests ask for.
+    tuning: Tuning,
 }
 
 impl<'p> Solver<'p> {
@@ -218,7 +208,14 @@ impl<'p> Solver<'p> {
             zero_run: None,
             limit_groups: limits::LimitGroups::default(),
             guarded: None,
+            tuning: Tuning::default(),
         }
+    }
+
+    /// Sets the switches that tests of the search itself use (see [`Tuning`]); they
+    /// apply to every later search of this solver.
+    pub fn tune(&mut self, tuning: Tuning) {
+        self.tuning = tuning;
     }
 
     /// [`Ctx::zero_run`], computed once.
@@ -318,7 +315,7 @@ impl<'p> Solver<'p> {
             ignore,
             settings,
             &mut self.limit_groups,
-            options.settle_pairs.unwrap_or(limits::SETTLE_PAIRS),
+            self.tuning.settle_pairs.unwrap_or(limits::SETTLE_PAIRS),
         );
         if reach == limits::Reach::Unreachable {
             return Ok(Outcome {
@@ -453,7 +450,7 @@ impl<'p> Solver<'p> {
                     .map_or(0, |f| f.tables.len()),
                 Some(_) => 0,
             };
-            let exact = !options.no_exact_table && tables <= 1;
+            let exact = !self.tuning.no_exact_table && tables <= 1;
             self.guarded(settings.metric, exact, progress)?;
         }
         let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
@@ -667,7 +664,8 @@ impl<'p> Solver<'p> {
             .and(tables.built_sym(settings.metric))
             .map(|t| t.plan.name.clone());
         let all = checks::checks_of(&ctx, &checks::numbered(names), reduced_name.as_deref());
-        let sampling = options
+        let sampling = self
+            .tuning
             .check_sampling
             .unwrap_or((checks::SAMPLE_EVERY, checks::MIN_SAMPLES));
         let plan = checks::Plan::new(all, (!options.all_checks).then_some(sampling));

@@ -16,7 +16,7 @@ impl Worker<'_, '_, '_> {
         let pw = ctx.sym.slots.len();
         if pw > 0 {
             let nm = ctx.nm;
-            let (cur, next) = self.pvals.split_at_mut((level + 1) * pw);
+            let (cur, next) = self.probe.path.split_at_mut((level + 1) * pw);
             let cur = &cur[level * pw..];
             for ((n, &c), slot) in next[..pw].iter_mut().zip(cur).zip(&ctx.sym.slots) {
                 *n = slot.table[c as usize * nm + slot.map[m] as usize];
@@ -30,7 +30,7 @@ impl Worker<'_, '_, '_> {
     #[inline]
     pub(super) fn advance_full(&mut self, level: usize, m: usize) {
         if let Some(ip) = &self.ctx.inverse {
-            let (cur, next) = self.full.split_at_mut(level + 1);
+            let (cur, next) = self.inverse.full.split_at_mut(level + 1);
             cur[level].then_into(ip.effects[m], ip.sets(), &mut next[0]);
         }
     }
@@ -46,10 +46,10 @@ impl Worker<'_, '_, '_> {
     ) {
         let ctx = self.ctx;
         let (pw, nm) = (ctx.sym.slots.len(), ctx.nm);
-        let cur = &self.pvals[level * pw..(level + 1) * pw];
+        let cur = &self.probe.path[level * pw..(level + 1) * pw];
         for i in 0..alive {
-            let m = self.kmove[kbase + i] as usize;
-            let row = &mut self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
+            let m = self.kids.moves[kbase + i] as usize;
+            let row = &mut self.probe.kids[(kbase + i) * pw..(kbase + i + 1) * pw];
             for s in slots.clone() {
                 let slot = &ctx.sym.slots[s];
                 row[s] = slot.table[cur[s] as usize * nm + slot.map[m] as usize];
@@ -64,12 +64,12 @@ impl Worker<'_, '_, '_> {
     pub(super) fn bounds(&mut self, c: Check, kbase: usize, alive: usize) {
         let ctx = self.ctx;
         let (w, pw) = (ctx.width, ctx.sym.slots.len());
-        let left = &self.kleft[kbase..kbase + alive];
+        let left = &self.kids.left[kbase..kbase + alive];
         match c {
             Check::Table(t) => {
                 let (slots, table) = &ctx.prune[t];
-                for (i, h) in self.h[..alive].iter_mut().enumerate() {
-                    let row = &self.kids[(kbase + i) * w..(kbase + i + 1) * w];
+                for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
+                    let row = &self.kids.vals[(kbase + i) * w..(kbase + i + 1) * w];
                     let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
                     *h = table.get(idx);
                 }
@@ -77,16 +77,16 @@ impl Worker<'_, '_, '_> {
             Check::Probe(p) => {
                 let (t, pairs) = &ctx.sym.probes[p];
                 let table = ctx.prune[*t].1;
-                for (i, h) in self.h[..alive].iter_mut().enumerate() {
-                    let row = &self.kprobe[(kbase + i) * pw..(kbase + i + 1) * pw];
+                for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
+                    let row = &self.probe.kids[(kbase + i) * pw..(kbase + i + 1) * pw];
                     let idx: u64 = pairs.iter().map(|&(s, st)| row[s] as u64 * st).sum();
                     *h = if left[i] == 0 { 0 } else { table.get(idx) };
                 }
             }
             Check::Reduced | Check::ReducedProbe(_) => {
                 let (r, rows, width) = match c {
-                    Check::Reduced => (ctx.reduced.as_ref().expect("planned"), &self.kids, w),
-                    Check::ReducedProbe(p) => (&ctx.sym.reduced[p], &self.kprobe, pw),
+                    Check::Reduced => (ctx.reduced.as_ref().expect("planned"), &self.kids.vals, w),
+                    Check::ReducedProbe(p) => (&ctx.sym.reduced[p], &self.probe.kids, pw),
                     _ => unreachable!("matched above"),
                 };
                 // Every entry is found before any is read, so that the reads (misses,
@@ -95,12 +95,13 @@ impl Worker<'_, '_, '_> {
                 let all = c == Check::Reduced;
                 for i in 0..alive {
                     if all || left[i] > 0 {
-                        self.kidx[i] = r.index(&rows[(kbase + i) * width..(kbase + i + 1) * width]);
+                        self.kids.idx[i] =
+                            r.index(&rows[(kbase + i) * width..(kbase + i + 1) * width]);
                     }
                 }
-                for (i, h) in self.h[..alive].iter_mut().enumerate() {
+                for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
                     *h = if all || left[i] > 0 {
-                        r.table.get(self.kidx[i])
+                        r.table.get(self.kids.idx[i])
                     } else {
                         0
                     };
@@ -115,7 +116,7 @@ impl Worker<'_, '_, '_> {
     /// Makes the plan's batch checks on the first `alive` children (from row `kbase`) of
     /// the node at `level`; returns how many are kept (in order, their rows with them).
     pub(super) fn check_batch(&mut self, level: usize, kbase: usize, mut alive: usize) -> usize {
-        let plan = self.plan;
+        let plan = self.checks.plan;
         let mut rows = false;
         for &c in &plan.batch {
             if alive == 0 {
@@ -131,7 +132,7 @@ impl Worker<'_, '_, '_> {
         alive
     }
 
-    /// The bound of check `c` at the inverse position, which is in `self.inv`.
+    /// The bound of check `c` at the inverse position, which is in `self.inverse.inv`.
     fn inverse_bound(&mut self, c: Check) -> u32 {
         let ctx = self.ctx;
         let ip = ctx.inverse.as_ref().expect("planned");
@@ -140,11 +141,16 @@ impl Worker<'_, '_, '_> {
                 let (t, comps) = &ip.tables[i];
                 let mut idx = 0u64;
                 for &(c, stride) in comps {
-                    idx += c.rank_state(&self.inv, &mut self.scratch) as u64 * stride;
+                    idx +=
+                        c.rank_state(&self.inverse.inv, &mut self.inverse.scratch) as u64 * stride;
                 }
                 ctx.prune[*t].1.get(idx)
             }
-            Check::InverseReduced => ip.reduced_bound(&self.inv, &mut self.rrow, &mut self.scratch),
+            Check::InverseReduced => ip.reduced_bound(
+                &self.inverse.inv,
+                &mut self.inverse.rrow,
+                &mut self.inverse.scratch,
+            ),
             _ => unreachable!("only checks at the inverse"),
         }
     }
@@ -153,12 +159,12 @@ impl Worker<'_, '_, '_> {
     /// position is in place, reach the goal with `left`.
     #[inline]
     pub(super) fn inverse_allows(&mut self, level: usize, left: u32) -> bool {
-        let plan = self.plan;
+        let plan = self.checks.plan;
         if plan.inverse.is_empty() {
             return true;
         }
         let ip = self.ctx.inverse.as_ref().expect("planned");
-        ip.invert_into(&self.full[level + 1], &mut self.inv);
+        ip.invert_into(&self.inverse.full[level + 1], &mut self.inverse.inv);
         plan.inverse.iter().all(|&c| self.inverse_bound(c) <= left)
     }
 
@@ -170,14 +176,14 @@ impl Worker<'_, '_, '_> {
     /// threads, so a close choice can differ between thread counts: never a solution.)
     #[inline]
     pub(super) fn sampled(&self, level: usize) -> bool {
-        self.plan.sampling && {
+        self.checks.plan.sampling && {
             let h = self
                 .row(level)
                 .iter()
                 .fold(0x9e37_79b9_7f4a_7c15u64, |h, &v| {
                     (h ^ v as u64).wrapping_mul(0xff51_afd7_ed55_8ccd)
                 });
-            (h >> 32) % self.plan.every == 0
+            (h >> 32) % self.checks.plan.every == 0
         }
     }
 
@@ -187,33 +193,37 @@ impl Worker<'_, '_, '_> {
     /// the plan need not keep them.
     pub(super) fn sample(&mut self, level: usize, kbase: usize, alive: usize) {
         let ctx = self.ctx;
-        let plan = self.plan;
+        let plan = self.checks.plan;
         for l in 0..level {
-            self.advance_probes(l, self.path[l] as usize);
+            self.advance_probes(l, self.path.moves[l] as usize);
         }
         self.probe_rows(level, kbase, alive, 0..ctx.sym.slots.len());
-        self.kmask[..alive].fill(0);
+        self.checks.mask[..alive].fill(0);
         for (bit, info) in plan.all.iter().enumerate() {
             if info.check.at_inverse() {
                 continue;
             }
             self.bounds(info.check, kbase, alive);
             for i in 0..alive {
-                if self.h[i] > self.kleft[kbase + i] {
-                    self.kmask[i] |= 1 << bit;
+                if self.kids.h[i] > self.kids.left[kbase + i] {
+                    self.checks.mask[i] |= 1 << bit;
                 }
             }
         }
         if let Some(ip) = &ctx.inverse {
             for i in 0..alive {
-                let m = self.kmove[kbase + i] as usize;
-                self.full[level].then_into(ip.effects[m], ip.sets(), &mut self.child);
-                ip.invert_into(&self.child, &mut self.inv);
+                let m = self.kids.moves[kbase + i] as usize;
+                self.inverse.full[level].then_into(
+                    ip.effects[m],
+                    ip.sets(),
+                    &mut self.checks.child,
+                );
+                ip.invert_into(&self.checks.child, &mut self.inverse.inv);
                 for (bit, info) in plan.all.iter().enumerate() {
                     if info.check.at_inverse()
-                        && self.inverse_bound(info.check) > self.kleft[kbase + i]
+                        && self.inverse_bound(info.check) > self.kids.left[kbase + i]
                     {
-                        self.kmask[i] |= 1 << bit;
+                        self.checks.mask[i] |= 1 << bit;
                     }
                 }
             }
@@ -222,11 +232,11 @@ impl Worker<'_, '_, '_> {
         // batch counts only with children that are.
         let mut any = false;
         for i in 0..alive {
-            if self.kleft[kbase + i] > 0 {
-                self.samples.add(self.kmask[i]);
+            if self.kids.left[kbase + i] > 0 {
+                self.checks.samples.add(self.checks.mask[i]);
                 any = true;
             }
         }
-        self.samples.batches += u64::from(any);
+        self.checks.samples.batches += u64::from(any);
     }
 }

@@ -22,58 +22,100 @@ enum Item {
     Prefix(Vec<u16>),
 }
 
-/// A depth-first searcher with its own stacks.
+/// A depth-first searcher with its own stacks, grouped by what they serve.
 struct Worker<'c, 'a, 'e> {
     ctx: &'c Ctx<'a>,
-    /// The checks made on each batch of children, in order.
-    plan: &'c Plan,
-    /// The sample of what the checks cut ([`super::checks`]).
-    samples: Samples,
-    /// Per child of a sampled batch, the checks that would cut it.
-    kmask: Vec<u64>,
-    /// A sampled child's whole position.
-    child: crate::puzzle::State,
+    /// The path from the start to the node being searched.
+    path: PathRows,
+    /// The children of the node at each level, made before any is searched.
+    kids: Kids,
+    /// Which bound checks are made, and the sample of what they cut.
+    checks: Checks<'c>,
+    /// Guarded moves: positions as packed keys.
+    guard: GuardKeys,
+    /// Lookups of the pruning tables at conjugated positions ([`super::probe`]).
+    probe: ProbeRows,
+    /// Lookups at the inverse position ([`super::inverse`]).
+    inverse: InverseRows,
+    /// Where the solutions go, in order.
+    out: Output<'c, 'e>,
+    nodes: u64,
+    /// Nodes already reported to the search's progress.
+    reported: u64,
+}
+
+/// The path being searched, one row per level.
+struct PathRows {
+    /// Every slot's value at each level (`width` per level).
     states: Vec<u32>,
-    /// With guarded moves: each level's position as a packed key, which the guards
-    /// read, and the children's keys (`nm` per level); empty otherwise.
-    keys: Vec<u128>,
-    kkey: Vec<u128>,
-    /// Children of the node at each level (`nm` rows per level), their moves, the cost
-    /// left after them, and scratch for their table values.
-    kids: Vec<u32>,
-    kmove: Vec<u16>,
-    kstate: Vec<u32>,
-    kleft: Vec<u32>,
+    /// The moves made.
+    moves: Vec<u16>,
+    /// Per move of the path, the number of free moves (cost 0) the path ends with.
+    runs: Vec<u32>,
+    /// How many moves of the path count against each move limit.
+    counts: Vec<u32>,
+}
+
+/// Children of the node at each level (`nm` rows per level): their slot values, moves,
+/// automaton states and the cost left after them, and scratch for their bounds.
+struct Kids {
+    vals: Vec<u32>,
+    moves: Vec<u16>,
+    states: Vec<u32>,
+    left: Vec<u32>,
     h: Vec<u32>,
     /// The reduced table's entries for the children, found before they are read.
-    kidx: Vec<u64>,
-    /// Values of the probe slots ([`super::probe`]) at each level of the path, and of
-    /// each child's (`nm` rows per level, like `kids`).
-    pvals: Vec<u32>,
-    kprobe: Vec<u32>,
-    /// The whole position at each level of the path, its inverse and ranking scratch:
-    /// kept only when the inverse is probed.
+    idx: Vec<u64>,
+}
+
+/// The bound checks ([`super::checks`]).
+struct Checks<'c> {
+    /// The checks made on each batch of children, in order.
+    plan: &'c Plan,
+    /// The sample of what the checks cut.
+    samples: Samples,
+    /// Per child of a sampled batch, the checks that would cut it.
+    mask: Vec<u64>,
+    /// A sampled child's whole position.
+    child: crate::puzzle::State,
+}
+
+/// With guarded moves: each level's position as a packed key, which the guards read,
+/// and the children's keys (`nm` per level); empty otherwise.
+struct GuardKeys {
+    path: Vec<u128>,
+    kids: Vec<u128>,
+}
+
+/// Values of the probe slots at each level of the path, and of each child's (`nm` rows
+/// per level, like [`Kids`]).
+struct ProbeRows {
+    path: Vec<u32>,
+    kids: Vec<u32>,
+}
+
+/// The whole position at each level of the path, its inverse and ranking scratch: kept
+/// only when the inverse is probed.
+struct InverseRows {
     full: Vec<crate::puzzle::State>,
     inv: crate::puzzle::State,
     scratch: Vec<u16>,
     /// The reduced table's component values at the inverse.
     rrow: Vec<u32>,
-    path: Vec<u16>,
-    /// Per move of the path, the number of free moves (cost 0) the path ends with.
-    runs: Vec<u32>,
-    counts: Vec<u32>,
-    nodes: u64,
-    /// Nodes already reported to the search's progress.
-    reported: u64,
+}
+
+/// The solutions of the prefix being searched and where they go.
+struct Output<'c, 'e> {
+    /// Where solutions go in order (none for the top of the tree).
+    emitter: Option<&'c Emitter<'e>>,
+    /// This worker's prefix index.
+    me: usize,
+    /// Whether that prefix is the head (its solutions go straight out).
+    is_head: bool,
     /// Solutions of the current prefix not yet handed to the emitter.
     found: Vec<Vec<u16>>,
     /// Solutions of the current prefix so far, handed over or not.
     in_prefix: usize,
-    /// Where solutions go in order (none for the top of the tree), this worker's prefix
-    /// index, and whether that prefix is the head (its solutions go straight out).
-    out: Option<&'c Emitter<'e>>,
-    me: usize,
-    is_head: bool,
 }
 
 impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
@@ -88,64 +130,76 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             }
             None => (Vec::new(), Vec::new()),
         };
+        let pw = ctx.sym.slots.len();
+        let mut pvals = vec![0u32; (levels + 1) * pw];
+        pvals[..pw].copy_from_slice(&ctx.sym.start);
         Worker {
             ctx,
-            plan,
-            samples: Samples::default(),
-            kmask: vec![0; ctx.nm],
-            child: ctx.start_state.clone(),
-            states,
-            keys,
-            kkey,
-            kids: vec![0; (levels + 1) * ctx.nm * ctx.width],
-            kmove: vec![0; (levels + 1) * ctx.nm],
-            kstate: vec![0; (levels + 1) * ctx.nm],
-            kleft: vec![0; (levels + 1) * ctx.nm],
-            h: vec![0; ctx.nm],
-            kidx: vec![0; ctx.nm],
-            kprobe: vec![0u32; (levels + 1) * ctx.nm * ctx.sym.slots.len()],
-            pvals: {
-                let pw = ctx.sym.slots.len();
-                let mut v = vec![0u32; (levels + 1) * pw];
-                v[..pw].copy_from_slice(&ctx.sym.start);
-                v
+            path: PathRows {
+                states,
+                moves: Vec::with_capacity(levels),
+                runs: Vec::with_capacity(levels),
+                counts: vec![0; ctx.limit_max.len()],
             },
-            full: match &ctx.inverse {
-                Some(_) => vec![ctx.start_state.clone(); levels + 1],
-                None => Vec::new(),
+            kids: Kids {
+                vals: vec![0; (levels + 1) * ctx.nm * ctx.width],
+                moves: vec![0; (levels + 1) * ctx.nm],
+                states: vec![0; (levels + 1) * ctx.nm],
+                left: vec![0; (levels + 1) * ctx.nm],
+                h: vec![0; ctx.nm],
+                idx: vec![0; ctx.nm],
             },
-            inv: ctx.start_state.clone(),
-            rrow: vec![
-                0;
-                ctx.inverse
-                    .as_ref()
-                    .and_then(|i| i.reduced.as_ref())
-                    .map_or(0, |r| r.0.len())
-            ],
-            scratch: vec![
-                0;
-                ctx.start_state
-                    .sets
-                    .iter()
-                    .map(|s| s.perm.len())
-                    .max()
-                    .unwrap_or(0)
-            ],
-            path: Vec::with_capacity(levels),
-            runs: Vec::with_capacity(levels),
-            counts: vec![0; ctx.limit_max.len()],
+            checks: Checks {
+                plan,
+                samples: Samples::default(),
+                mask: vec![0; ctx.nm],
+                child: ctx.start_state.clone(),
+            },
+            guard: GuardKeys {
+                path: keys,
+                kids: kkey,
+            },
+            probe: ProbeRows {
+                path: pvals,
+                kids: vec![0u32; (levels + 1) * ctx.nm * pw],
+            },
+            inverse: InverseRows {
+                full: match &ctx.inverse {
+                    Some(_) => vec![ctx.start_state.clone(); levels + 1],
+                    None => Vec::new(),
+                },
+                inv: ctx.start_state.clone(),
+                scratch: vec![
+                    0;
+                    ctx.start_state
+                        .sets
+                        .iter()
+                        .map(|s| s.perm.len())
+                        .max()
+                        .unwrap_or(0)
+                ],
+                rrow: vec![
+                    0;
+                    ctx.inverse
+                        .as_ref()
+                        .and_then(|i| i.reduced.as_ref())
+                        .map_or(0, |r| r.0.len())
+                ],
+            },
+            out: Output {
+                emitter: out,
+                me: 0,
+                is_head: false,
+                found: Vec::new(),
+                in_prefix: 0,
+            },
             nodes: 0,
             reported: 0,
-            found: Vec::new(),
-            in_prefix: 0,
-            out,
-            me: 0,
-            is_head: false,
         }
     }
 
     fn row(&self, level: usize) -> &[u32] {
-        &self.states[level * self.ctx.width..(level + 1) * self.ctx.width]
+        &self.path.states[level * self.ctx.width..(level + 1) * self.ctx.width]
     }
 
     fn is_goal(&self, level: usize) -> bool {
@@ -178,7 +232,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     fn guard_ok(&self, level: usize, m: usize) -> bool {
         match &self.ctx.guards {
             None => true,
-            Some(g) => g.packer.guard_holds(m, self.keys[level]),
+            Some(g) => g.packer.guard_holds(m, self.guard.path[level]),
         }
     }
 
@@ -189,7 +243,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         match &self.ctx.guards {
             None => (0, true),
             Some(g) => {
-                let k = g.packer.step(m, self.keys[level]);
+                let k = g.packer.step(m, self.guard.path[level]);
                 (k, g.bound(k) <= left)
             }
         }
@@ -199,10 +253,10 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     #[inline]
     fn advance(&mut self, level: usize, m: usize) {
         if self.ctx.guards.is_some() {
-            self.keys[level + 1] = self.child_key(level, m, 0).0;
+            self.guard.path[level + 1] = self.child_key(level, m, 0).0;
         }
         let (w, nm) = (self.ctx.width, self.ctx.nm);
-        let (cur, next) = self.states.split_at_mut((level + 1) * w);
+        let (cur, next) = self.path.states.split_at_mut((level + 1) * w);
         let cur = &cur[level * w..];
         for ((n, &c), t) in next[..w].iter_mut().zip(cur).zip(&self.ctx.tables) {
             *n = t[c as usize * nm + m];
@@ -233,7 +287,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         }
         self.advance(level, m);
         self.nodes += 1;
-        let next = &self.states[(level + 1) * ctx.width..(level + 2) * ctx.width];
+        let next = &self.path.states[(level + 1) * ctx.width..(level + 2) * ctx.width];
         for (slots, t) in &ctx.prune {
             let idx: u64 = slots.iter().map(|&(s, st)| next[s] as u64 * st).sum();
             if t.get(idx) > left {
@@ -249,7 +303,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     fn limits_allow(&self, mut mask: u64) -> bool {
         while mask != 0 {
             let i = mask.trailing_zeros() as usize;
-            if self.counts[i] >= self.ctx.limit_max[i] {
+            if self.path.counts[i] >= self.ctx.limit_max[i] {
                 return false;
             }
             mask &= mask - 1;
@@ -260,7 +314,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     /// The number of free moves at the end of the path.
     #[inline]
     fn run(&self) -> u32 {
-        self.runs.last().copied().unwrap_or(0)
+        self.path.runs.last().copied().unwrap_or(0)
     }
 
     fn push(&mut self, m: usize) {
@@ -269,21 +323,21 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         } else {
             0
         };
-        self.runs.push(run);
-        self.path.push(m as u16);
+        self.path.runs.push(run);
+        self.path.moves.push(m as u16);
         let mut mask = self.ctx.limit_mask[m];
         while mask != 0 {
-            self.counts[mask.trailing_zeros() as usize] += 1;
+            self.path.counts[mask.trailing_zeros() as usize] += 1;
             mask &= mask - 1;
         }
     }
 
     fn pop(&mut self) {
-        self.runs.pop();
-        if let Some(m) = self.path.pop() {
+        self.path.runs.pop();
+        if let Some(m) = self.path.moves.pop() {
             let mut mask = self.ctx.limit_mask[m as usize];
             while mask != 0 {
-                self.counts[mask.trailing_zeros() as usize] -= 1;
+                self.path.counts[mask.trailing_zeros() as usize] -= 1;
                 mask &= mask - 1;
             }
         }
@@ -304,6 +358,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             && (ctx.undo.is_empty()
                 || self
                     .path
+                    .moves
                     .last()
                     .is_none_or(|&p| ctx.undo[p as usize] != m as u16))
         {
@@ -319,20 +374,20 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let w = self.ctx.width;
         let mut kept = 0;
         for i in 0..alive {
-            if self.h[i] <= self.kleft[kbase + i] {
+            if self.kids.h[i] <= self.kids.left[kbase + i] {
                 if kept != i {
                     let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
-                    self.kids.copy_within(b..b + w, a);
-                    self.kmove[kbase + kept] = self.kmove[kbase + i];
-                    self.kstate[kbase + kept] = self.kstate[kbase + i];
-                    self.kleft[kbase + kept] = self.kleft[kbase + i];
+                    self.kids.vals.copy_within(b..b + w, a);
+                    self.kids.moves[kbase + kept] = self.kids.moves[kbase + i];
+                    self.kids.states[kbase + kept] = self.kids.states[kbase + i];
+                    self.kids.left[kbase + kept] = self.kids.left[kbase + i];
                     if self.ctx.guards.is_some() {
-                        self.kkey[kbase + kept] = self.kkey[kbase + i];
+                        self.guard.kids[kbase + kept] = self.guard.kids[kbase + i];
                     }
                     let pw = self.ctx.sym.slots.len();
                     if pw > 0 {
                         let (a, b) = ((kbase + kept) * pw, (kbase + i) * pw);
-                        self.kprobe.copy_within(b..b + pw, a);
+                        self.probe.kids.copy_within(b..b + pw, a);
                     }
                 }
                 kept += 1;
@@ -375,16 +430,16 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             }
             let k = kbase + alive;
             if ctx.guards.is_some() {
-                self.kkey[k] = key;
+                self.guard.kids[k] = key;
             }
-            let cur = &self.states[level * w..(level + 1) * w];
-            let row = &mut self.kids[k * w..(k + 1) * w];
+            let cur = &self.path.states[level * w..(level + 1) * w];
+            let row = &mut self.kids.vals[k * w..(k + 1) * w];
             for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
                 *r = t[c as usize * nm + m];
             }
-            self.kmove[k] = m as u16;
-            self.kstate[k] = to;
-            self.kleft[k] = remaining - ctx.cost[m];
+            self.kids.moves[k] = m as u16;
+            self.kids.states[k] = to;
+            self.kids.left[k] = remaining - ctx.cost[m];
             alive += 1;
         }
         self.nodes += alive as u64;
@@ -395,29 +450,30 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             self.sample(level, kbase, alive);
         }
         alive = self.check_batch(level, kbase, alive);
-        let keep_full = self.plan.keeps_full();
+        let keep_full = self.checks.plan.keeps_full();
         let pw = ctx.sym.slots.len();
         for i in 0..alive {
             let k = kbase + i;
             let next = (level + 1) * w;
-            self.states[next..next + w].copy_from_slice(&self.kids[k * w..(k + 1) * w]);
-            let m = self.kmove[k] as usize;
+            self.path.states[next..next + w].copy_from_slice(&self.kids.vals[k * w..(k + 1) * w]);
+            let m = self.kids.moves[k] as usize;
             if pw > 0 {
                 let next = (level + 1) * pw;
-                self.pvals[next..next + pw].copy_from_slice(&self.kprobe[k * pw..(k + 1) * pw]);
+                self.probe.path[next..next + pw]
+                    .copy_from_slice(&self.probe.kids[k * pw..(k + 1) * pw]);
             }
             if keep_full {
                 self.advance_full(level, m);
             }
             // A child with nothing left is decided by the goal test alone.
-            if self.kleft[k] > 0 && !self.inverse_allows(level, self.kleft[k]) {
+            if self.kids.left[k] > 0 && !self.inverse_allows(level, self.kids.left[k]) {
                 continue;
             }
             if ctx.guards.is_some() {
-                self.keys[level + 1] = self.kkey[k];
+                self.guard.path[level + 1] = self.guard.kids[k];
             }
             self.push(m);
-            self.dfs(level + 1, self.kleft[k], self.kstate[k]);
+            self.dfs(level + 1, self.kids.left[k], self.kids.states[k]);
             self.pop();
             if self.halted() {
                 return;
@@ -435,14 +491,14 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     /// prefix is the head, else in the buffer, which is handed over (after waiting for
     /// the head) when full.
     fn record(&mut self) {
-        self.found.push(self.path.clone());
-        self.in_prefix += 1;
-        if let Some(out) = self.out {
-            if self.in_prefix >= out.cap() {
-                out.mark_full(self.me);
+        self.out.found.push(self.path.moves.clone());
+        self.out.in_prefix += 1;
+        if let Some(out) = self.out.emitter {
+            if self.out.in_prefix >= out.cap() {
+                out.mark_full(self.out.me);
             }
-            if self.is_head || self.found.len() >= out.buffering.per_worker {
-                self.is_head = out.flush(self.me, &mut self.found);
+            if self.out.is_head || self.out.found.len() >= out.buffering.per_worker {
+                self.out.is_head = out.flush(self.out.me, &mut self.out.found);
             }
         }
     }
@@ -451,8 +507,8 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     /// wanted, or the emitter says so.
     #[inline]
     fn halted(&self) -> bool {
-        match self.out {
-            Some(out) => self.in_prefix >= out.cap() || out.halted(self.me),
+        match self.out.emitter {
+            Some(out) => self.out.in_prefix >= out.cap() || out.halted(self.out.me),
             None => false,
         }
     }
@@ -468,7 +524,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     ) {
         if remaining == 0 {
             if self.is_goal(level) {
-                out.push(Item::Solution(self.path.clone()));
+                out.push(Item::Solution(self.path.moves.clone()));
                 return;
             }
             if self.ctx.zero_run == 0 {
@@ -476,7 +532,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             }
         }
         if level == split {
-            out.push(Item::Prefix(self.path.clone()));
+            out.push(Item::Prefix(self.path.moves.clone()));
             return;
         }
         let legal = self.legal(level);
@@ -492,12 +548,12 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     /// Searches below `prefix` (number `me` in order), whose nodes are recomputed
     /// through the move tables, and hands its solutions to the emitter.
     fn below(&mut self, me: usize, prefix: &[u16], bound: u32) {
-        self.me = me;
-        self.is_head = false;
-        self.in_prefix = 0;
-        self.path.clear();
-        self.runs.clear();
-        self.counts.iter_mut().for_each(|c| *c = 0);
+        self.out.me = me;
+        self.out.is_head = false;
+        self.out.in_prefix = 0;
+        self.path.moves.clear();
+        self.path.runs.clear();
+        self.path.counts.iter_mut().for_each(|c| *c = 0);
         let mut spent = 0;
         let mut state = Canon::START;
         for (level, &m) in prefix.iter().enumerate() {
@@ -510,11 +566,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             state = self.ctx.canon.step(state, m as usize);
         }
         self.dfs(prefix.len(), bound - spent, state);
-        if let Some(out) = self.out {
+        if let Some(out) = self.out.emitter {
             if !out.halted(me) {
-                out.finish(me, std::mem::take(&mut self.found));
+                out.finish(me, std::mem::take(&mut self.out.found));
             }
-            self.found.clear();
+            self.out.found.clear();
         }
     }
 }
@@ -573,7 +629,7 @@ pub(super) fn search_bound(
         // A worker that panicked has poisoned the lock; its samples are lost, which
         // only leaves the plan as it was.
         if let Ok(mut all) = samples.lock() {
-            all.merge(std::mem::take(&mut w.samples));
+            all.merge(std::mem::take(&mut w.checks.samples));
         }
     };
     if threads == 1 {

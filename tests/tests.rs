@@ -29,6 +29,7 @@ mod group_cli;
 mod hostile_cli;
 mod io_cli;
 mod layers;
+mod output_snapshots;
 mod parse_speed;
 mod play_cli;
 mod progress_cli;

@@ -372,5 +372,33 @@ fn a_product_holding_a_reach_group_counts_exactly() {
                 }
             }
         }
+        // The saved table (`god --save`) answers every position optimally, as
+        // `solve --database` asks it; it answered "cannot be solved" for positions
+        // three and six moves away when the index was wrong.
+        let opts = GodOptions {
+            metric,
+            keep_distances: true,
+            ..GodOptions::default()
+        };
+        let t = compute(&p, &opts, &Silent, &|_, _| {}).unwrap();
+        let db = database::Database::in_memory("t", &p, &t).unwrap();
+        let settings = crate::puzzle::SolveSettings {
+            metric,
+            ..Default::default()
+        };
+        for (state, &d) in &dist {
+            let answer = database::solve_scramble(&db, &p, state, &[], &settings)
+                .expect("the table answers a plain scramble")
+                .unwrap();
+            let database::Answer::Solved { cost, moves } = answer else {
+                panic!("{metric:?}: no answer for a position {d} away: {answer:?}");
+            };
+            assert_eq!(cost, d, "{metric:?}: the database's answer is optimal");
+            let mut end = state.clone();
+            for m in moves {
+                end = end.then(&p.mv(m).effect, &p.sets);
+            }
+            assert_eq!(end, p.solved, "{metric:?}: the database's answer solves");
+        }
     }
 }

@@ -798,6 +798,7 @@ fn run_one(seed: u64, scale: &Scale) -> (bool, usize) {
         let db = database::Database::in_memory("diff", &puzzle, &auto).expect("database");
 
         // Random positions: optimal lengths by every search path.
+        let solved = spec.solved();
         for _ in 0..scale.positions {
             let i = near[rng.below(near.len())];
             let start = to_state(&spec, &puzzle, &graph.states[i]);
@@ -818,20 +819,24 @@ fn run_one(seed: u64, scale: &Scale) -> (bool, usize) {
                     ..base
                 },
             ];
-            // The default search, and one of the others.
-            let other = rng.range(1, variants.len() - 1);
-            for (v, opts) in [(0, variants[0]), (other, variants[other])] {
-                let out = solve_grow(&mut tables, &start, &[], &settings, opts, "solve");
+            // Every answer for state i must be optimal and end at the solved state.
+            let check_plain = |out: &Outcome, what: &str| {
                 check_outcome(
                     &spec,
                     &puzzle,
                     &graph.states[i],
-                    &out,
+                    out,
                     Some(dist[i]),
                     metric,
-                    &|q| q == &spec.solved(),
-                    &format!("solve (options {v}) of state {i}"),
-                );
+                    &|q| q == &solved,
+                    what,
+                )
+            };
+            // The default search, and one of the others.
+            let other = rng.range(1, variants.len() - 1);
+            for (v, opts) in [(0, variants[0]), (other, variants[other])] {
+                let out = solve_grow(&mut tables, &start, &[], &settings, opts, "solve");
+                check_plain(&out, &format!("solve (options {v}) of state {i}"));
                 solves += 1;
             }
             let Some(out) = database::solve_scramble(&db, &puzzle, &start, &[], &settings) else {
@@ -843,16 +848,7 @@ fn run_one(seed: u64, scale: &Scale) -> (bool, usize) {
                 continue;
             };
             let out: Outcome = out.expect("database").into();
-            check_outcome(
-                &spec,
-                &puzzle,
-                &graph.states[i],
-                &out,
-                Some(dist[i]),
-                metric,
-                &|q| q == &spec.solved(),
-                &format!("solve --database of state {i}"),
-            );
+            check_plain(&out, &format!("solve --database of state {i}"));
         }
 
         let case = Case {

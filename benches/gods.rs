@@ -3,8 +3,7 @@
 //! search on a bandaged 2x2x2 and, when ksolve+'s samples are beside the checkout, on
 //! the Bicube. `KSOLVE_BENCH_LARGE=1` adds the 88,179,840-position all-faces 2x2x2.
 
-#[path = "../tests/gods_fixtures/mod.rs"]
-mod gods_fixtures;
+use ksolve_benches::gods_fixtures;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ksolve::gods::{compute, GodOptions, Method};

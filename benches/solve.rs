@@ -2,7 +2,7 @@
 //! the move tables (and, for comparison, on the piece-level model), one pruning-table
 //! lookup, a probe at a conjugated position, a symmetry-reduced lookup, and solving fixed lists of positions on the 2x2x2 and on the 3x3x3 <R,U>
 //! subgroup. Tables are built in memory once, before timing. Run with
-//! `cargo bench --bench solve`; BENCHMARKS.md records the figures.
+//! `cargo bench -p ksolve-benches --bench solve`; BENCHMARKS.md records the figures.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ksolve::def::parse_puzzle;

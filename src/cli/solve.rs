@@ -190,30 +190,25 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         };
         check_goal(&puzzle, ignore, budget)?;
     }
-    if args.verbose {
-        let group = (!args.no_symmetry)
-            .then(|| ksolve::symmetry::SymmetryGroup::find(&puzzle).ok())
-            .flatten();
-        let share = match &group {
-            Some(g) => Some(ksolve::table::sym::cached::planned(&puzzle, g, budget)?),
-            None => None,
-        };
-        let ordinary = share.as_ref().map_or(budget, |s| s.ordinary);
-        let report = ksolve::table::plan::plan_report(&puzzle, ordinary)?;
-        for line in super::verbose::plan_lines(&puzzle, &report, ordinary) {
-            errln!("{line}");
-        }
-        if let Some(share) = &share {
-            errln!(
-                "{}",
-                super::verbose::sym_line(share.plan.as_ref(), ordinary, budget)
-            );
-        }
-    }
     // Results are streamed (with --json, an object is opened before its search), so a
     // definition no search can take is refused before anything is printed.
     ksolve::search::check_free_moves(&puzzle)?;
     let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
+    if args.verbose {
+        // The solver plans what its first search will use (and keeps it), so `-v` costs
+        // nothing the search would not spend anyway.
+        let has_goal = scrambles.first().is_some_and(|s| s.settings.goal.is_some());
+        let view = solver.plan(has_goal, args.no_symmetry)?;
+        for line in super::verbose::plan_lines(&puzzle, &view.report, view.ordinary) {
+            errln!("{line}");
+        }
+        if let Some(share) = &view.share {
+            errln!(
+                "{}",
+                super::verbose::sym_line(share.plan.as_ref(), view.ordinary, budget)
+            );
+        }
+    }
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions {
         count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),

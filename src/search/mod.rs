@@ -176,6 +176,25 @@ pub fn check_free_moves(puzzle: &Puzzle) -> Result<(), SearchError> {
     zero::longest_run(puzzle).map(|_| ())
 }
 
+/// Whether a search may use the symmetry-reduced table: it holds distances to the
+/// definition's goal under the definition's moves, so not for a scramble file's goal
+/// (`has_goal`), nor with guards, nor under `--no-symmetry`. The search and `solve -v`
+/// both ask here, so what `-v` shows is what the search does.
+pub fn reduced_applies(puzzle: &Puzzle, has_goal: bool, no_symmetry: bool) -> bool {
+    !no_symmetry && !has_goal && !puzzle.has_guards()
+}
+
+/// The tables a search plans under the solver's budget, as `solve -v` shows them.
+#[derive(Clone, Debug)]
+pub struct PlanView {
+    /// How the budget is shared with a symmetry-reduced table, when one may be used.
+    pub share: Option<crate::table::sym::cached::Share>,
+    /// The budget the ordinary tables are planned in.
+    pub ordinary: u64,
+    /// The ordinary plans weighed in that budget, and the one chosen.
+    pub report: crate::table::plan::PlanReport,
+}
+
 /// A solver for one puzzle: its tables and the search.
 pub struct Solver<'p> {
     puzzle: &'p Puzzle,
@@ -241,6 +260,27 @@ impl<'p> Solver<'p> {
     /// The symmetry-reduced table built for `metric`, if a search chose one.
     pub fn reduced_table(&self, metric: Metric) -> Option<&crate::table::sym::cached::SymPruning> {
         self.tables.built_sym(metric)
+    }
+
+    /// The plan a search with these settings follows. The symmetry group and the
+    /// reduced table's share are found here once and kept for the searches that follow,
+    /// so asking costs no more than the first search would spend on them anyway.
+    pub fn plan(&mut self, has_goal: bool, no_symmetry: bool) -> Result<PlanView, SearchError> {
+        let puzzle = self.puzzle;
+        let share = match reduced_applies(puzzle, has_goal, no_symmetry)
+            .then(|| ctx::group_of(&mut self.symmetry, puzzle))
+            .flatten()
+        {
+            Some(g) => Some(self.tables.share(puzzle, g)?),
+            None => None,
+        };
+        let ordinary = share.as_ref().map_or(self.tables.budget(), |s| s.ordinary);
+        let report = crate::table::plan::plan_report(puzzle, ordinary)?;
+        Ok(PlanView {
+            share,
+            ordinary,
+            report,
+        })
     }
 
     /// Builds (or loads) the pruning tables for `metric` now rather than at the first
@@ -414,7 +454,7 @@ impl<'p> Solver<'p> {
         // The symmetry-reduced table holds distances to the definition's goal under the
         // definition's moves: not for a scramble file's goal, nor with guards. It is
         // planned first, since it may take most of the budget from the ordinary tables.
-        let use_reduced = !options.no_symmetry && settings.goal.is_none() && !puzzle.has_guards();
+        let use_reduced = reduced_applies(puzzle, settings.goal.is_some(), options.no_symmetry);
         if let Some(g) = use_reduced
             .then(|| ctx::group_of(&mut self.symmetry, puzzle))
             .flatten()

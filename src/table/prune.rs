@@ -346,8 +346,26 @@ fn bfs(
     let mut d: u8 = 0;
     // Set when a free move put an entry into layer `d` while it was being expanded.
     let grew = std::sync::atomic::AtomicBool::new(false);
+    // With unit costs every entry a layer reaches first lies in the next layer, so the
+    // layer's size and the entries still unreached follow from the counts of new
+    // entries, without reading the table (two passes per layer otherwise, as much work
+    // as expanding a small layer). Two threads reaching one entry at once may both count
+    // it, so the counts can run high: they only choose the direction of expansion and
+    // say when a layer is empty, which a count of 0 (nothing reached) still says exactly.
+    let (mut reached, mut next_layer) = (visited, visited);
     loop {
-        let at_d: u64 = table.par_iter().filter(|e| e.load(Relaxed) == d).count() as u64;
+        let (at_d, unknown) = if unit_costs {
+            (next_layer, len.saturating_sub(reached))
+        } else {
+            table
+                .par_iter()
+                .with_min_len(1 << 14)
+                .map(|e| {
+                    let v = e.load(Relaxed);
+                    ((v == d) as u64, (v > d) as u64)
+                })
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        };
         if at_d == 0 && d as u64 >= max_assigned.load(Relaxed) {
             break;
         }
@@ -361,7 +379,6 @@ fn bfs(
             });
             break;
         }
-        let unknown = table.par_iter().filter(|e| e.load(Relaxed) > d).count() as u64;
         let backward = at_d > unknown / 3;
         // The lowest depth a move from layer `d` gives: an entry at or below it cannot
         // be lowered by this layer.
@@ -461,7 +478,10 @@ fn bfs(
                 }
             },
         );
-        progress.inc(newly.load(Relaxed));
+        let found = newly.load(Relaxed);
+        progress.inc(found);
+        reached += found;
+        next_layer = found;
         // Entries that free moves added to layer `d` have not all been expanded yet.
         if zero_costs && grew.load(Relaxed) {
             continue;

@@ -223,3 +223,57 @@ End
     let t = solver.reduced_table(Metric::Htm).unwrap();
     assert_eq!(t.plan.syms.len(), 24);
 }
+
+/// A reduced table not built yet may wait for a trial search without it: a trial that
+/// solves answers without the table, a trial that gives up builds it and searches again,
+/// and neither changes a solution or the count of them (both metrics, Slack, limits).
+#[test]
+fn a_trial_without_the_reduced_table_changes_no_answer() {
+    let p = puzzle(&shipped("puzzles/pyraminx.def"));
+    for text in [
+        PYRAMINX.to_string(),
+        PYRAMINX.replace("Slack 1\n", "Slack 1\nQTM\n"),
+    ] {
+        let list = scrambles(&p, &text);
+        let (mut solved_in_trial, mut built_after) = (0, 0);
+        for s in &list {
+            let (start, ignore) = position(&p, s);
+            let run = |trial: Option<u64>, no_symmetry: bool| {
+                // A new solver each time, so that the table is never built beforehand.
+                let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 256 << 20));
+                solver.tune(Tuning {
+                    trial_nodes: trial,
+                    ..Tuning::default()
+                });
+                let options = SolveOptions {
+                    no_symmetry,
+                    ..SolveOptions::default()
+                };
+                solver
+                    .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
+                    .unwrap()
+            };
+            let plain = run(None, true);
+            for trial in [0, 1 << 40] {
+                let o = run(Some(trial), false);
+                assert_eq!(o.status, plain.status, "{} (trial of {trial})", s.name);
+                assert_eq!(o.length, plain.length, "{} (trial of {trial})", s.name);
+                assert_same_solutions(
+                    &p,
+                    &o.solutions,
+                    &plain.solutions,
+                    &format!("{} (trial of {trial} nodes)", s.name),
+                );
+                if o.reduced {
+                    built_after += 1;
+                } else {
+                    solved_in_trial += 1;
+                }
+            }
+        }
+        // The large budget never gives up; the empty one gives up wherever the first
+        // bound has no solution, which these scrambles' do not.
+        assert!(solved_in_trial >= list.len(), "{solved_in_trial}");
+        assert!(built_after > 0, "no trial gave up");
+    }
+}

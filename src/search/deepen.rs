@@ -24,7 +24,26 @@ pub(super) struct Run<'r> {
     /// settled ([`super::limits`]): the deepening then stops
     /// [`UNSETTLED_DEPTHS`] past its first bound.
     pub bounded: bool,
+    /// A trial without the stronger tables still to be built: before any solution, the
+    /// deepening gives up ([`Deepened::Stronger`]) rather than start a bound projected
+    /// to take more than this many nodes, the cost of building them.
+    pub budget: Option<u64>,
 }
+
+/// How a deepening ended.
+pub(super) enum Deepened {
+    /// Solved, or every bound up to the limit searched.
+    Done(Outcome),
+    /// A trial stopped before a bound it projected to cost more than its budget, with
+    /// no solution found: the caller builds the stronger tables and searches again. The
+    /// nodes the trial generated are kept for the report.
+    Stronger { nodes: u64, bound: u32 },
+}
+
+/// The growth of a bound's nodes over the last one, assumed while only one bound has
+/// been searched: about the 3x3x3's branching factor, on the high side, so that a trial
+/// gives up early rather than late.
+const FIRST_GROWTH: u64 = 16;
 
 impl Run<'_> {
     /// Searches bound after bound from `h0` with the checks of `plan`, filling
@@ -37,7 +56,7 @@ impl Run<'_> {
         h0: u32,
         mut outcome: Outcome,
         on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
-    ) -> Result<Outcome, SearchError> {
+    ) -> Result<Deepened, SearchError> {
         let (puzzle, settings, options, progress) =
             (self.puzzle, self.settings, self.options, self.progress);
         let cap = options.count.unwrap_or(usize::MAX);
@@ -52,7 +71,21 @@ impl Run<'_> {
         } else {
             settings.max_depth
         };
+        // The nodes of the last two bounds, from which a trial projects the next one.
+        let (mut prev, mut last): (Option<u64>, Option<u64>) = (None, None);
         while bound <= stop && total < cap {
+            if let (Some(budget), None, Some(l)) = (self.budget, outcome.length, last) {
+                let growth = match prev {
+                    Some(p) if p > 0 => (l / p).max(2),
+                    _ => FIRST_GROWTH,
+                };
+                if l.saturating_mul(growth) > budget {
+                    return Ok(Deepened::Stronger {
+                        nodes: outcome.nodes,
+                        bound,
+                    });
+                }
+            }
             if self.bounded && outcome.length.is_none() && bound == h0 + WARN_AFTER {
                 progress.warn(&format!(
                     "the move limits may make this position unreachable, and it is too large \
@@ -93,6 +126,7 @@ impl Run<'_> {
             outcome.checks = plan.report();
             plan.adapt(&samples);
             outcome.nodes += nodes;
+            (prev, last) = (last, Some(nodes));
             total += emitted;
             if emitted > 0 && outcome.length.is_none() {
                 outcome.length = Some(bound);
@@ -109,7 +143,7 @@ impl Run<'_> {
         if self.bounded && outcome.length.is_none() && stop < settings.max_depth {
             outcome.status = Status::LimitsBound(stop);
         }
-        Ok(outcome)
+        Ok(Deepened::Done(outcome))
     }
 }
 

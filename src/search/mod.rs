@@ -214,6 +214,9 @@ pub struct Solver<'p> {
     guarded: Option<guarded::GuardTables>,
     /// Departures from the defaults that only tests ask for.
     tuning: Tuning,
+    /// Whether a search has said that it tries first without a large reduced table
+    /// (said once per solver, not once per scramble).
+    deferral_said: bool,
 }
 
 impl<'p> Solver<'p> {
@@ -228,6 +231,7 @@ impl<'p> Solver<'p> {
             limit_groups: limits::LimitGroups::default(),
             guarded: None,
             tuning: Tuning::default(),
+            deferral_said: false,
         }
     }
 
@@ -468,258 +472,312 @@ impl<'p> Solver<'p> {
             .enumerate()
             .map(|(i, p)| (p.comps.clone(), i))
             .collect();
-        let group = use_reduced
-            .then(|| ctx::group_of(&mut self.symmetry, puzzle))
-            .flatten();
-        let reduced_ids = match group {
-            Some(g) => self
-                .tables
-                .sym_pruning(puzzle, settings.metric, g, progress)?
-                .map(|r| (r.major.clone(), r.minor.clone())),
-            None => None,
-        };
-        if puzzle.has_guards() {
-            // The additive family holds distances to the definition's goal. One of
-            // several tables means a puzzle whose positions are far too many to list, so
-            // the exact table is not attempted (its breadth-first search would run to
-            // its cap for nothing).
-            let tables = match goal {
-                None => self
+        // The first pass may search without a large reduced table (a trial with a node
+        // budget); when the trial gives up, the second pass builds it and searches again.
+        let (mut first, mut budget, mut trial_nodes) = (true, None, 0u64);
+        loop {
+            let group = use_reduced
+                .then(|| ctx::group_of(&mut self.symmetry, puzzle))
+                .flatten();
+            if let (Some(g), true) = (group, first) {
+                // A large reduced table not yet built waits until a trial search without
+                // it shows that the search would cost more than building it: a position
+                // near solved is answered in seconds instead of after the build.
+                use crate::table::sym::cached::{DEFER_FROM, ENTRIES_PER_NODE};
+                let from = self.tuning.trial_nodes.map_or(DEFER_FROM, |_| 0);
+                let deferrable = self
                     .tables
-                    .additive(puzzle, settings.metric, progress)
-                    .map_or(0, |f| f.tables.len()),
-                Some(_) => 0,
-            };
-            let exact = !self.tuning.no_exact_table && tables <= 1;
-            self.guarded(settings.metric, exact, progress)?;
-        }
-        let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
-        let tables = &self.tables;
-
-        // Slots: every distinct component once, then one per block piece.
-        let mut slot_of: Vec<CompId> = Vec::new();
-        let goal_slots: Vec<usize> = goal_ids.iter().map(|&id| slot(id, &mut slot_of)).collect();
-        let pruning_all = tables.built_pruning(settings.metric, goal);
-        let prune_slots: Vec<Vec<(usize, u64)>> = prune_comps
-            .iter()
-            .map(|(ids, i)| {
-                let t = &pruning_all[*i].table;
-                ids.iter()
-                    .zip(&t.strides)
-                    .map(|(&id, &st)| (slot(id, &mut slot_of), st))
-                    .collect()
-            })
-            .collect();
-        let reduced = reduced_ids.as_ref().and_then(|(a, b)| {
-            let t = tables.built_sym(settings.metric)?;
-            let sa: Vec<usize> = a.iter().map(|&id| slot(id, &mut slot_of)).collect();
-            let sb: Vec<usize> = b.iter().map(|&id| slot(id, &mut slot_of)).collect();
-            Some(reduced::SymLookup::new(&t.table, &sa, &sb))
-        });
-        let mut start_vals = Vec::new();
-        let mut slot_tables: Vec<&[u32]> = Vec::new();
-        for &id in &slot_of {
-            let c = tables.comp(id);
-            match c.value_of(start) {
-                Some(v) => start_vals.push(v.0),
-                None => return Ok(unreachable),
-            }
-            slot_tables.push(&c.table);
-        }
-        let mut blocks = Vec::new();
-        for block in &puzzle.blocks {
-            let mut pieces = Vec::new();
-            for &(set, label) in &block.pieces {
-                let Some(&(_, id)) = pos_ids.iter().find(|(s, _)| *s == set) else {
-                    continue;
-                };
-                for (pos, &l) in start.sets[set].perm.iter().enumerate() {
-                    if l == label {
-                        pieces.push((slot_tables.len(), set));
-                        slot_tables.push(&tables.comp(id).table);
-                        start_vals.push(pos as u32);
+                    .sym_deferrable(puzzle, settings.metric, g, from)?;
+                if let Some(entries) = deferrable {
+                    budget = Some(
+                        self.tuning
+                            .trial_nodes
+                            .unwrap_or(entries / ENTRIES_PER_NODE),
+                    );
+                    if !std::mem::replace(&mut self.deferral_said, true) {
+                        progress.note(&format!(
+                            "searching first without the symmetry-reduced table ({} entries); \
+                             it is built once the search shows it would take longer than \
+                             building it",
+                            crate::progress::format_count(entries)
+                        ));
                     }
                 }
             }
-            blocks.push(pieces);
-        }
-        // Per goal position, the values each goal component may take there.
-        let goal_bits: Vec<Vec<(usize, BitVec<u64, Lsb0>)>> = targets
-            .iter()
-            .map(|(state, masks)| {
-                goal_ids
-                    .iter()
-                    .zip(&goal_slots)
-                    .map(|(&id, &s)| {
-                        let c = tables.comp(id);
-                        let mut bits = bitvec![u64, Lsb0; 0; c.count as usize];
-                        for v in c.goal_values_at(state, masks.get(c.spec.set)) {
-                            bits.set(v as usize, true);
-                        }
-                        (s, bits)
-                    })
-                    .collect()
-            })
-            .collect();
-
-        let nm = puzzle.moves.len();
-        let limits = &settings.limits;
-        let limit_mask: Vec<u64> = (0..nm)
-            .map(|m| {
-                limits
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, l)| l.matches(puzzle, MoveId(m as u16)))
-                    .fold(0u64, |acc, (i, _)| acc | 1 << i)
-            })
-            .collect();
-        // The probes' bounds hold for distances to the definition's goal under the
-        // definition's moves. A scramble file's goal need not be kept by a symmetry (nor
-        // by inversion), and a guard may forbid the image of a move the symmetry maps
-        // onto: both go without them.
-        let probes_off = options.no_probes
-            || settings.goal.is_some()
-            || puzzle.guards.iter().any(Option::is_some);
-        let no_probes = probe::SymProbes::default();
-        // Symmetries are found from the moves' effects alone; with `MoveCosts` a move's
-        // image may cost another amount, so distances need not carry over.
-        let sym = if options.no_symmetry || probes_off || puzzle.has_weights() {
-            no_probes
-        } else {
-            match ctx::group_of(&mut self.symmetry, puzzle) {
-                Some(g) => {
-                    let prune: Vec<(Vec<CompId>, Vec<u64>)> = prune_comps
-                        .iter()
-                        .map(|(ids, i)| (ids.clone(), pruning_all[*i].table.strides.clone()))
-                        .collect();
-                    let sym_table = reduced.as_ref().and(tables.built_sym(settings.metric));
-                    let rules = (ignore, &limit_mask[..], start);
-                    probe::choose(puzzle, g, tables, &prune, rules, sym_table)
-                }
-                None => no_probes,
+            first = false;
+            let reduced_ids = match group {
+                Some(g) if budget.is_none() => self
+                    .tables
+                    .sym_pruning(puzzle, settings.metric, g, progress)?
+                    .map(|r| (r.major.clone(), r.minor.clone())),
+                _ => None,
+            };
+            if puzzle.has_guards() {
+                // The additive family holds distances to the definition's goal. One of
+                // several tables means a puzzle whose positions are far too many to list, so
+                // the exact table is not attempted (its breadth-first search would run to
+                // its cap for nothing).
+                let tables = match goal {
+                    None => self
+                        .tables
+                        .additive(puzzle, settings.metric, progress)
+                        .map_or(0, |f| f.tables.len()),
+                    Some(_) => 0,
+                };
+                let exact = !self.tuning.no_exact_table && tables <= 1;
+                self.guarded(settings.metric, exact, progress)?;
             }
-        };
-        let cost = move_costs(puzzle, settings.metric);
-        let inverse = if probes_off {
-            None
-        } else {
-            let prune: Vec<Vec<(&Component, u64)>> = prune_comps
+            let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());
+            let tables = &self.tables;
+
+            // Slots: every distinct component once, then one per block piece.
+            let mut slot_of: Vec<CompId> = Vec::new();
+            let goal_slots: Vec<usize> =
+                goal_ids.iter().map(|&id| slot(id, &mut slot_of)).collect();
+            let pruning_all = tables.built_pruning(settings.metric, goal);
+            let prune_slots: Vec<Vec<(usize, u64)>> = prune_comps
                 .iter()
                 .map(|(ids, i)| {
+                    let t = &pruning_all[*i].table;
                     ids.iter()
-                        .zip(&pruning_all[*i].table.strides)
-                        .map(|(&id, &st)| (tables.comp(id), st))
+                        .zip(&t.strides)
+                        .map(|(&id, &st)| (slot(id, &mut slot_of), st))
                         .collect()
                 })
                 .collect();
-            // The reduced table's abstraction (a set seen whole, another's twists) is
-            // not one of its own inverses: the inverse position gives another bound.
-            let reduced_inverse = reduced_ids
-                .as_ref()
-                .and_then(|(a, b)| reduced::at_inverse(tables, settings.metric, a, b));
-            inverse::InverseProbe::new(puzzle, ignore, &limit_mask, &cost, prune, reduced_inverse)
-        };
-        let ctx = Ctx {
-            nm,
-            width: slot_tables.len(),
-            tables: slot_tables,
-            start: start_vals,
-            canon: &canon,
-            cost,
-            zero_run,
-            undo: if settings.slack == 0 && puzzle.has_guards() {
-                ctx::undoing_moves(puzzle, settings.metric)
-            } else {
-                Vec::new()
-            },
-            base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
-            prune: prune_slots
-                .into_iter()
-                .zip(prune_comps.iter())
-                .map(|(s, (_, i))| (s, &pruning_all[*i].table))
-                .collect(),
-            reduced,
-            goal: goal_bits,
-            blocks,
-            // Only blocks read these masks, and only with blocks are base moves capped at
-            // 128 (a sliding puzzle has hundreds).
-            touched: if puzzle.blocks.is_empty() {
-                Vec::new()
-            } else {
-                touched_by(puzzle)
-            },
-            limit_mask,
-            limit_max: limits.iter().map(|l| l.max).collect(),
-            sym,
-            inverse,
-            start_state: start,
-            progress,
-            guards: match &guard_tables {
-                Some(g) => {
-                    let family = match goal {
-                        None => tables.built_additive(settings.metric),
-                        Some(_) => None,
-                    };
-                    Some(Guards::new(
-                        g,
-                        puzzle,
-                        start,
-                        ignore,
-                        settings.metric,
-                        family,
-                    )?)
+            let reduced = reduced_ids.as_ref().and_then(|(a, b)| {
+                let t = tables.built_sym(settings.metric)?;
+                let sa: Vec<usize> = a.iter().map(|&id| slot(id, &mut slot_of)).collect();
+                let sb: Vec<usize> = b.iter().map(|&id| slot(id, &mut slot_of)).collect();
+                Some(reduced::SymLookup::new(&t.table, &sa, &sb))
+            });
+            let mut start_vals = Vec::new();
+            let mut slot_tables: Vec<&[u32]> = Vec::new();
+            for &id in &slot_of {
+                let c = tables.comp(id);
+                match c.value_of(start) {
+                    Some(v) => start_vals.push(v.0),
+                    None => return Ok(unreachable),
                 }
-                None => None,
-            },
-        };
+                slot_tables.push(&c.table);
+            }
+            let mut blocks = Vec::new();
+            for block in &puzzle.blocks {
+                let mut pieces = Vec::new();
+                for &(set, label) in &block.pieces {
+                    let Some(&(_, id)) = pos_ids.iter().find(|(s, _)| *s == set) else {
+                        continue;
+                    };
+                    for (pos, &l) in start.sets[set].perm.iter().enumerate() {
+                        if l == label {
+                            pieces.push((slot_tables.len(), set));
+                            slot_tables.push(&tables.comp(id).table);
+                            start_vals.push(pos as u32);
+                        }
+                    }
+                }
+                blocks.push(pieces);
+            }
+            // Per goal position, the values each goal component may take there.
+            let goal_bits: Vec<Vec<(usize, BitVec<u64, Lsb0>)>> = targets
+                .iter()
+                .map(|(state, masks)| {
+                    goal_ids
+                        .iter()
+                        .zip(&goal_slots)
+                        .map(|(&id, &s)| {
+                            let c = tables.comp(id);
+                            let mut bits = bitvec![u64, Lsb0; 0; c.count as usize];
+                            for v in c.goal_values_at(state, masks.get(c.spec.set)) {
+                                bits.set(v as usize, true);
+                            }
+                            (s, bits)
+                        })
+                        .collect()
+                })
+                .collect();
 
-        let mut h0 = ctx.heuristic(&ctx.start);
-        if let Some(g) = &ctx.guards {
-            h0 = h0.max(g.bound(g.start));
-        }
-        if h0 >= INFINITE {
-            return Ok(unreachable);
-        }
-        let outcome = Outcome {
-            status: Status::MaxDepth,
-            length: None,
-            solutions: Vec::new(),
-            nodes: 0,
-            probes: ctx.sym.probes.len()
-                + ctx.sym.reduced.len()
-                + ctx
-                    .inverse
+            let nm = puzzle.moves.len();
+            let limits = &settings.limits;
+            let limit_mask: Vec<u64> = (0..nm)
+                .map(|m| {
+                    limits
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, l)| l.matches(puzzle, MoveId(m as u16)))
+                        .fold(0u64, |acc, (i, _)| acc | 1 << i)
+                })
+                .collect();
+            // The probes' bounds hold for distances to the definition's goal under the
+            // definition's moves. A scramble file's goal need not be kept by a symmetry (nor
+            // by inversion), and a guard may forbid the image of a move the symmetry maps
+            // onto: both go without them.
+            let probes_off = options.no_probes
+                || settings.goal.is_some()
+                || puzzle.guards.iter().any(Option::is_some);
+            let no_probes = probe::SymProbes::default();
+            // Symmetries are found from the moves' effects alone; with `MoveCosts` a move's
+            // image may cost another amount, so distances need not carry over.
+            let sym = if options.no_symmetry || probes_off || puzzle.has_weights() {
+                no_probes
+            } else {
+                match ctx::group_of(&mut self.symmetry, puzzle) {
+                    Some(g) => {
+                        let prune: Vec<(Vec<CompId>, Vec<u64>)> = prune_comps
+                            .iter()
+                            .map(|(ids, i)| (ids.clone(), pruning_all[*i].table.strides.clone()))
+                            .collect();
+                        let sym_table = reduced.as_ref().and(tables.built_sym(settings.metric));
+                        let rules = (ignore, &limit_mask[..], start);
+                        probe::choose(puzzle, g, tables, &prune, rules, sym_table)
+                    }
+                    None => no_probes,
+                }
+            };
+            let cost = move_costs(puzzle, settings.metric);
+            let inverse = if probes_off {
+                None
+            } else {
+                let prune: Vec<Vec<(&Component, u64)>> = prune_comps
+                    .iter()
+                    .map(|(ids, i)| {
+                        ids.iter()
+                            .zip(&pruning_all[*i].table.strides)
+                            .map(|(&id, &st)| (tables.comp(id), st))
+                            .collect()
+                    })
+                    .collect();
+                // The reduced table's abstraction (a set seen whole, another's twists) is
+                // not one of its own inverses: the inverse position gives another bound.
+                let reduced_inverse = reduced_ids
                     .as_ref()
-                    .map_or(0, |i| i.tables.len() + i.reduced.is_some() as usize),
-            reduced: ctx.reduced.is_some(),
-            checks: Vec::new(),
-        };
-        let names: Vec<String> = prune_comps
-            .iter()
-            .map(|(_, i)| pruning_all[*i].name.clone())
-            .collect();
-        let reduced_name = ctx
-            .reduced
-            .as_ref()
-            .and(tables.built_sym(settings.metric))
-            .map(|t| t.plan.name.clone());
-        let all = checks::checks_of(&ctx, &checks::numbered(names), reduced_name.as_deref());
-        let sampling = self
-            .tuning
-            .check_sampling
-            .unwrap_or((checks::SAMPLE_EVERY, checks::MIN_SAMPLES));
-        let plan = checks::Plan::new(all, (!options.all_checks).then_some(sampling));
-        let run = deepen::Run {
-            puzzle,
-            canon: &canon,
-            start,
-            ignore,
-            settings,
-            options,
-            progress,
-            bounded: reach == limits::Reach::Bounded,
-        };
-        run.deepen(&ctx, plan, h0, outcome, on_solution)
+                    .and_then(|(a, b)| reduced::at_inverse(tables, settings.metric, a, b));
+                inverse::InverseProbe::new(
+                    puzzle,
+                    ignore,
+                    &limit_mask,
+                    &cost,
+                    prune,
+                    reduced_inverse,
+                )
+            };
+            let ctx = Ctx {
+                nm,
+                width: slot_tables.len(),
+                tables: slot_tables,
+                start: start_vals,
+                canon: &canon,
+                cost,
+                zero_run,
+                undo: if settings.slack == 0 && puzzle.has_guards() {
+                    ctx::undoing_moves(puzzle, settings.metric)
+                } else {
+                    Vec::new()
+                },
+                base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
+                prune: prune_slots
+                    .into_iter()
+                    .zip(prune_comps.iter())
+                    .map(|(s, (_, i))| (s, &pruning_all[*i].table))
+                    .collect(),
+                reduced,
+                goal: goal_bits,
+                blocks,
+                // Only blocks read these masks, and only with blocks are base moves capped at
+                // 128 (a sliding puzzle has hundreds).
+                touched: if puzzle.blocks.is_empty() {
+                    Vec::new()
+                } else {
+                    touched_by(puzzle)
+                },
+                limit_mask,
+                limit_max: limits.iter().map(|l| l.max).collect(),
+                sym,
+                inverse,
+                start_state: start,
+                progress,
+                guards: match &guard_tables {
+                    Some(g) => {
+                        let family = match goal {
+                            None => tables.built_additive(settings.metric),
+                            Some(_) => None,
+                        };
+                        Some(Guards::new(
+                            g,
+                            puzzle,
+                            start,
+                            ignore,
+                            settings.metric,
+                            family,
+                        )?)
+                    }
+                    None => None,
+                },
+            };
+
+            let mut h0 = ctx.heuristic(&ctx.start);
+            if let Some(g) = &ctx.guards {
+                h0 = h0.max(g.bound(g.start));
+            }
+            if h0 >= INFINITE {
+                return Ok(unreachable);
+            }
+            let outcome = Outcome {
+                status: Status::MaxDepth,
+                length: None,
+                solutions: Vec::new(),
+                nodes: 0,
+                probes: ctx.sym.probes.len()
+                    + ctx.sym.reduced.len()
+                    + ctx
+                        .inverse
+                        .as_ref()
+                        .map_or(0, |i| i.tables.len() + i.reduced.is_some() as usize),
+                reduced: ctx.reduced.is_some(),
+                checks: Vec::new(),
+            };
+            let names: Vec<String> = prune_comps
+                .iter()
+                .map(|(_, i)| pruning_all[*i].name.clone())
+                .collect();
+            let reduced_name = ctx
+                .reduced
+                .as_ref()
+                .and(tables.built_sym(settings.metric))
+                .map(|t| t.plan.name.clone());
+            let all = checks::checks_of(&ctx, &checks::numbered(names), reduced_name.as_deref());
+            let sampling = self
+                .tuning
+                .check_sampling
+                .unwrap_or((checks::SAMPLE_EVERY, checks::MIN_SAMPLES));
+            let plan = checks::Plan::new(all, (!options.all_checks).then_some(sampling));
+            let run = deepen::Run {
+                puzzle,
+                canon: &canon,
+                start,
+                ignore,
+                settings,
+                options,
+                progress,
+                bounded: reach == limits::Reach::Bounded,
+                budget,
+            };
+            match run.deepen(&ctx, plan, h0, outcome, on_solution)? {
+                deepen::Deepened::Done(mut outcome) => {
+                    outcome.nodes += trial_nodes;
+                    return Ok(outcome);
+                }
+                deepen::Deepened::Stronger { nodes, bound } => {
+                    trial_nodes += nodes;
+                    budget = None;
+                    progress.note(&format!(
+                        "no solution below {bound} after {} nodes, and the next bound would \
+                         take longer than building the symmetry-reduced table: building it",
+                        crate::progress::format_count(nodes)
+                    ));
+                }
+            }
+        }
     }
 
     /// Prepares the guarded search's tables for `metric`.

@@ -28,4 +28,10 @@ pub struct Tuning {
     /// limits do (default [`super::limits::SETTLE_PAIRS`]); 0 forces the bounded search
     /// on small puzzles.
     pub settle_pairs: Option<u128>,
+    /// Every search whose reduced table is not built yet tries first without it, with
+    /// this budget of nodes (by default only tables of
+    /// [`crate::table::sym::cached::DEFER_FROM`] entries or more wait, with a budget of
+    /// what building them costs): small puzzles then take both paths, the trial that
+    /// solves (a large budget) and the trial that gives up (0).
+    pub trial_nodes: Option<u64>,
 }

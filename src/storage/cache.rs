@@ -163,6 +163,26 @@ impl TableCache {
         self.file(&format!("{}.{key:016x}", safe(name, ".+")))
     }
 
+    /// Whether the cache folder holds a file of a table whose name begins with
+    /// `prefix`, whatever its key: a cheap look before the parameters that make the key
+    /// are known (it may name a table of an earlier version of the definition, which a
+    /// load then refuses and rebuilds, so a caller uses it only to choose an order of
+    /// work, never to skip a check).
+    pub fn holds_any(&self, prefix: &str) -> bool {
+        let Some(dir) = &self.dir else {
+            return false;
+        };
+        let start = format!("{}.{}", safe(&self.stem, ""), safe(prefix, ".+"));
+        let end = format!(".{EXTENSION}");
+        std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(&start) && name.ends_with(&end)
+            })
+        })
+    }
+
     /// The file `STEM.MIDDLE.ktb` in the cache folder.
     fn file(&self, middle: &str) -> Option<PathBuf> {
         let stem = safe(&self.stem, "");

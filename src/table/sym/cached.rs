@@ -28,6 +28,16 @@ const NOTICE_FROM: u64 = 1 << 30;
 /// 3x3x3's corners × flips (11.3 G entries in 63 s on two threads, BENCHMARKS.md).
 const BUILD_RATE: u64 = 90_000_000;
 
+/// Reduced tables of this many entries or more (about 1.5 s to build on two threads)
+/// may wait until a search shows it needs them ([`Tables::sym_deferrable`]); smaller
+/// ones cost less to build than to decide about.
+pub const DEFER_FROM: u64 = 1 << 28;
+
+/// How many entries a reduced table's build settles in the time the search makes one
+/// node: [`BUILD_RATE`] against the search's 3 to 10 M nodes per second per thread on
+/// the 3x3x3 (BENCHMARKS.md), taken at 5 M.
+pub const ENTRIES_PER_NODE: u64 = BUILD_RATE / 5_000_000;
+
 /// How a budget is shared between the ordinary tables and a reduced table.
 #[derive(Clone, Debug)]
 pub struct Share {
@@ -121,6 +131,28 @@ impl Tables {
             self.sym.insert(metric, built);
         }
         Ok(self.sym[&metric].as_ref())
+    }
+
+    /// The entries of the reduced table `metric` would use, when building it may wait:
+    /// it is planned, not built in this run, not in the cache folder, and large (at
+    /// least `from` entries, [`DEFER_FROM`] but in tests). `None` when it is already
+    /// there, none is planned, or it is small enough to build at once.
+    pub fn sym_deferrable(
+        &mut self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        group: &SymmetryGroup,
+        from: u64,
+    ) -> Result<Option<u64>, CompError> {
+        if self.sym.contains_key(&metric) {
+            return Ok(None);
+        }
+        let Some(p) = self.share(puzzle, group)?.plan else {
+            return Ok(None);
+        };
+        let entries = p.estimate();
+        let prefix = format!("st-{}-{}-", metric.name(), p.name);
+        Ok((entries >= from && !self.cache.holds_any(&prefix)).then_some(entries))
     }
 
     /// How this budget is shared with a reduced table (planned once, then kept): call

@@ -2,8 +2,9 @@
 //! numbers, as ksolve+ (figures from `shared/reference/ksolve-timings.md`). The samples
 //! are read from `../shared/ksolve-samples` and the test is skipped when that folder is
 //! absent. The 3x3x3 <R,F,U> and Megaminx <R,U> files build tables of ~90 million
-//! entries, too slow for a debug build: they run on an optimised binary (`.ci/run` runs
-//! `KSOLVE_TEST_BIN=target/release/ksolve cargo test --test integration solve_samples::`)
+//! entries, too slow for the default suite: they run when the binary under test is named
+//! (`.ci/run` runs
+//! `KSOLVE_TEST_BIN=target/debug/ksolve cargo test --test integration solve_samples::`)
 //! or with `KSOLVE_SLOW_TESTS=1`.
 
 use std::collections::BTreeMap;

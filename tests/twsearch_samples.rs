@@ -5,8 +5,8 @@
 //! The samples are read from `../shared/twsearch-samples` beside the checkout, else
 //! from `/work/shared/twsearch-samples`; the tests that need them are skipped when
 //! neither exists. Solving the sample 2x2x2 (88 million positions, no corner fixed)
-//! builds a 44 MB table: it runs on an optimised binary (`.ci/run` runs
-//! `KSOLVE_TEST_BIN=target/release/ksolve cargo test --test integration twsearch_samples::`)
+//! builds a 44 MB table: it runs when the binary under test is named (`.ci/run` runs
+//! `KSOLVE_TEST_BIN=target/debug/ksolve cargo test --test integration twsearch_samples::`)
 //! or with `KSOLVE_SLOW_TESTS=1`.
 
 use std::path::{Path, PathBuf};

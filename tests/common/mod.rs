@@ -169,9 +169,9 @@ pub fn brute_force(
 }
 
 /// The `ksolve` binary under test: the one this build made, or the one
-/// `KSOLVE_TEST_BIN` names (`.ci/run` points it at the release build, so that the tests
-/// that build large tables run on an optimised binary without a release build of the
-/// tests themselves).
+/// `KSOLVE_TEST_BIN` names (`.ci/run` names the one its test build made, so that the
+/// tests that build large tables run there; any other build, a release one, may be
+/// named without a build of the tests to match).
 pub fn bin() -> std::path::PathBuf {
     std::env::var_os("KSOLVE_TEST_BIN")
         .map(std::path::PathBuf::from)
@@ -179,8 +179,8 @@ pub fn bin() -> std::path::PathBuf {
 }
 
 /// Whether the tests that make the binary build tables of tens of millions of entries
-/// run: when the binary under test is optimised (a release build, or `KSOLVE_TEST_BIN`)
-/// or slow tests are asked for.
+/// run: in a release build of the tests, when the binary under test is named
+/// (`KSOLVE_TEST_BIN`), or when slow tests are asked for.
 pub fn large_tables() -> bool {
     !cfg!(debug_assertions) || std::env::var_os("KSOLVE_TEST_BIN").is_some() || slow_tests()
 }

@@ -16,6 +16,7 @@ pub mod progress;
 pub mod puzzle;
 pub mod rng;
 pub mod search;
+pub mod solve;
 pub mod stats;
 pub mod sticker;
 pub mod storage;

@@ -1,6 +1,6 @@
 //! Statistics of optimal solution lengths (`ksolve stats`): draw positions (uniformly
 //! from the reachable ones, or as the end of a random walk), solve each optimally with
-//! one [`Solver`] whose tables are built once, and gather the distribution of lengths.
+//! one [`Answerer`] whose tables are built once, and gather the distribution of lengths.
 //!
 //! Nothing here prints: [`run`] returns a [`Stats`], whose [`Distribution`] carries
 //! the counts, the mean, the extremes and the rows of a histogram for the command line
@@ -13,7 +13,8 @@ use crate::progress::{Progress, Silent};
 use crate::puzzle::{Puzzle, SolveSettings, State};
 use crate::rng::Rng;
 use crate::search::random::{random_position, random_walk};
-use crate::search::{SearchError, SolveOptions, Solver, Status};
+use crate::search::SolveOptions;
+use crate::solve::{AnswerError, Answerer, Origin, Position, Status};
 use std::time::{Duration, Instant};
 
 /// How positions are drawn.
@@ -212,7 +213,7 @@ impl Stats {
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     puzzle: &Puzzle,
-    solver: &mut Solver,
+    answerer: &mut Answerer,
     group: Option<&Group>,
     sampling: Sampling,
     count: u64,
@@ -220,9 +221,9 @@ pub fn run(
     settings: &SolveSettings,
     threads: Option<usize>,
     progress: &dyn Progress,
-) -> Result<Stats, SearchError> {
+) -> Result<Stats, AnswerError> {
     let timer = Instant::now();
-    solver.prepare(settings.metric, None, progress)?;
+    answerer.solver().prepare(settings.metric, None, progress)?;
     let tables = timer.elapsed();
     let options = SolveOptions {
         count: Some(1),
@@ -236,9 +237,15 @@ pub fn run(
     for _ in 0..count {
         let start = sample(puzzle, group, sampling, rng);
         // The search's own depth-by-depth progress would replace this run's bar.
-        let outcome = solver.solve_each(&start, &[], settings, options, &Silent, &mut |_, _| {})?;
-        nodes += outcome.nodes;
-        match (outcome.status, outcome.length) {
+        let position = Position {
+            start: &start,
+            ignore: &[],
+            origin: Origin::Made,
+            impossible: None,
+        };
+        let report = answerer.answer(&position, settings, options, &Silent, &mut |_, _| {})?;
+        nodes += report.outcome.nodes;
+        match (report.status, report.outcome.length) {
             (Status::Solved, Some(l)) => distribution.add(l),
             _ => distribution.unsolved += 1,
         }

@@ -34,6 +34,7 @@ use ksolve::group::{Count, Group};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, State};
 use ksolve::search::{Outcome, SearchError, SolveOptions, Solver, Status};
+use ksolve::solve::{self, Answerer, Origin, Position};
 use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::cmp::Reverse;
@@ -796,6 +797,10 @@ fn run_one(seed: u64, scale: &Scale) -> (bool, usize) {
             .filter(|&i| dist[i] <= MAX_SOLVE)
             .collect();
         let db = database::Database::in_memory("diff", &puzzle, &auto).expect("database");
+        // `solve --database` answers through the library's entry point, as the command
+        // line does; scrambles the table declines are searched there, and left out here.
+        let mut by_table = Answerer::new(&puzzle, Tables::new(TableCache::in_memory(), 1 << 20))
+            .with_database(Some(db));
 
         // Random positions: optimal lengths by every search path.
         let solved = spec.solved();
@@ -839,15 +844,35 @@ fn run_one(seed: u64, scale: &Scale) -> (bool, usize) {
                 check_plain(&out, &format!("solve (options {v}) of state {i}"));
                 solves += 1;
             }
-            let Some(out) = database::solve_scramble(&db, &puzzle, &start, &[], &settings) else {
+            let position = Position {
+                start: &start,
+                ignore: &[],
+                origin: Origin::Made,
+                impossible: None,
+            };
+            let mut solutions = Vec::new();
+            let declined = by_table
+                .database()
+                .and_then(|db| database::solve_scramble(db, &puzzle, &start, &[], &settings))
+                .is_none();
+            if declined {
                 // The database declines every scramble of a definition with `Ignore`.
                 assert!(
                     spec.ignore.is_some(),
                     "the database declines a plain scramble"
                 );
                 continue;
+            }
+            let report = by_table
+                .answer(&position, &settings, base, &Silent, &mut |_, s| {
+                    solutions.push(s.to_vec())
+                })
+                .expect("database");
+            assert_eq!(report.method, solve::Method::Database, "state {i}");
+            let out = Outcome {
+                solutions,
+                ..report.outcome
             };
-            let out: Outcome = out.expect("database").into();
             check_plain(&out, &format!("solve --database of state {i}"));
         }
 

@@ -58,3 +58,4 @@ mod sticker_facelets;
 mod symmetry_cli;
 mod tour;
 mod twsearch_samples;
+mod verdicts;

@@ -6,8 +6,10 @@
 //! batches. Each record keeps a scramble's output in both of `solve`'s forms, exactly
 //! as a single run prints it: the ksolve+ text block and the `--json` object, so a merge
 //! reproduces either form byte for byte. Nothing in the file depends on the run except
-//! the `seconds` field of the JSON object, which a single run prints too.
+//! the `seconds`, `table_seconds` and `search_seconds` fields of the JSON object, which
+//! a single run prints too.
 
+use crate::solve::Status;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
@@ -48,7 +50,7 @@ pub struct Record {
     pub index: u64,
     pub name: String,
     /// `solved`, `no_solution` or `unreachable`, as in the JSON object.
-    pub status: String,
+    pub status: Status,
     /// What `ksolve solve` prints for this scramble, from `Solving NAME` to the blank
     /// line after it.
     pub text: String,
@@ -60,7 +62,7 @@ pub struct Record {
 impl Record {
     /// Whether the scramble was solved (a merge exits with status 1 otherwise).
     pub fn solved(&self) -> bool {
-        self.status == "solved"
+        self.status == Status::Solved
     }
 }
 
@@ -101,7 +103,7 @@ mod tests {
         let r = Record {
             index: 3,
             name: "a".into(),
-            status: "solved".into(),
+            status: Status::Solved,
             text: "Solving a\n  R U\n\n".into(),
             json: RawValue::from_string(json.into()).unwrap(),
         };

@@ -138,7 +138,7 @@ mod tests {
         Record {
             index: i,
             name: format!("s{i}"),
-            status: "solved".into(),
+            status: crate::solve::Status::Solved,
             text: format!("Solving s{i}\n\n"),
             json: RawValue::from_string("{}".into()).unwrap(),
         }

@@ -6,9 +6,9 @@ use super::input;
 use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::def::load_puzzle;
-use ksolve::group::goal::{GoalGroups, GoalVerdict};
-use ksolve::group::{move_order, BigUint, Group, Verdict};
+use ksolve::group::{move_order, BigUint, Group};
 use ksolve::puzzle::{LimitKey, Puzzle, Scramble, ScrambleSource};
+use ksolve::solve::{Origin, Reach, ReachStatus, Reachability};
 use ksolve::symmetry::SymmetryGroup;
 use serde::Serialize;
 use std::io::Write;
@@ -94,7 +94,7 @@ struct ScrambleSummary {
     limits: Vec<LimitSummary>,
     /// `reachable`, `unreachable` or `unknown` (positions that ignore parts of the
     /// puzzle, puzzles with blocks, searches out of budget).
-    status: &'static str,
+    status: ReachStatus,
     /// Why an unreachable position cannot be reached.
     reason: Option<String>,
     /// The names of the positions of the goal in force (`Goal` / `GoalAlg` blocks);
@@ -286,47 +286,49 @@ fn summarize_symmetry(p: &Puzzle, off: bool, s: &mut Summary) -> Result<(), Stri
 }
 
 /// Whether a scramble's position can be reached (with a goal: whether it reaches one
-/// of the goal's positions, and which), and why not.
+/// of the goal's positions, and which), and why not: the verdict `solve` and `play`
+/// make ([`Reachability`]).
 fn scramble_status(
     p: &Puzzle,
-    g: Option<&Group>,
-    goals: &mut GoalGroups,
+    reach: &mut Reachability,
     s: &Scramble,
-) -> (&'static str, Option<String>, Option<String>) {
-    if let (Some(goal), Some(_)) = (&s.settings.goal, g) {
-        let (start, ignore) = match &s.source {
-            ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
-            ScrambleSource::Alg(seq) => (p.apply_sequence(&p.solved, seq), Vec::new()),
-            ScrambleSource::Random => return ("unknown", None, None),
-            ScrambleSource::Impossible(why) => return ("unreachable", Some(why.clone()), None),
-        };
-        return match goals.verdict(p, goal, &start, &ignore, None) {
-            GoalVerdict::Reaches(i) => ("reachable", None, Some(goal.positions[i].name.clone())),
-            GoalVerdict::Unreachable(r) => ("unreachable", Some(r), None),
-            GoalVerdict::Unknown => ("unknown", None, None),
-        };
-    }
-    let verdict = match (&s.source, g) {
-        (ScrambleSource::Impossible(why), _) => return ("unreachable", Some(why.clone()), None),
-        (ScrambleSource::Position(t), Some(g)) => g.check_target(t),
-        (ScrambleSource::Position(_), None) => Verdict::Unknown(String::new()),
-        // Algorithms start from solved, and random scrambles are drawn from the
-        // reachable positions.
-        (ScrambleSource::Alg(_) | ScrambleSource::Random, _) => Verdict::Reachable,
+) -> (ReachStatus, Option<String>, Option<String>) {
+    let (start, ignore, origin, impossible) = match &s.source {
+        ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone(), Origin::Given, None),
+        ScrambleSource::Alg(seq) => (
+            p.apply_sequence(&p.solved, seq),
+            Vec::new(),
+            Origin::Made,
+            None,
+        ),
+        // A random position is drawn from the reachable ones when it is solved; which one
+        // reaches a goal, or stays within the moves limits leave, is not known before.
+        ScrambleSource::Random => {
+            return match (&s.settings.goal, s.settings.allowed_moves(p)) {
+                (None, None) => (ReachStatus::Reachable, None, None),
+                _ => (ReachStatus::Unknown, None, None),
+            }
+        }
+        ScrambleSource::Impossible(why) => (
+            p.solved.clone(),
+            Vec::new(),
+            Origin::Given,
+            Some(why.as_str()),
+        ),
     };
-    match verdict {
-        Verdict::Reachable => ("reachable", None, None),
-        Verdict::Unreachable(r) => ("unreachable", Some(r.to_string()), None),
-        Verdict::Unknown(_) => ("unknown", None, None),
-    }
+    let verdict = reach.verdict(&start, &ignore, origin, &s.settings, impossible);
+    let reaches = match (&verdict, &s.settings.goal) {
+        (Reach::Reachable { goal: Some(i) }, Some(goal)) => Some(goal.positions[*i].name.clone()),
+        _ => None,
+    };
+    (
+        verdict.status(),
+        verdict.reason().map(str::to_string),
+        reaches,
+    )
 }
 
-fn summarize_scramble(
-    p: &Puzzle,
-    g: Option<&Group>,
-    goals: &mut GoalGroups,
-    s: &Scramble,
-) -> ScrambleSummary {
+fn summarize_scramble(p: &Puzzle, reach: &mut Reachability, s: &Scramble) -> ScrambleSummary {
     let (kind, alg_moves, ignores) = match &s.source {
         ScrambleSource::Position(t) => ("position", None, t.has_ignores()),
         ScrambleSource::Alg(seq) => ("alg", Some(seq.len()), false),
@@ -353,7 +355,7 @@ fn summarize_scramble(
             }
         })
         .collect();
-    let (status, reason, reaches) = scramble_status(p, g, goals, s);
+    let (status, reason, reaches) = scramble_status(p, reach, s);
     let goal = s
         .settings
         .goal
@@ -575,6 +577,15 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     Ok(())
 }
 
+/// What the note under "Reachable positions" says for a puzzle with guarded moves
+/// (`When`) or a goal that is a set of positions: the group of the moves ignores the
+/// guards and only bounds the answer, so the positions are counted by the breadth-first
+/// search behind the reachability verdict ([`Reachability::exact`]), and scramble
+/// positions are looked up in the distances it finds.
+const GUARDED_NOTE: &str = "the moves are guarded, so which positions are reachable is not \
+    a group question: counted by breadth-first search from the goal (the positions that \
+    can reach it)";
+
 /// Runs `ksolve check`.
 pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     let (puzzle, warnings) = load_puzzle(&args.def)?;
@@ -583,28 +594,28 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     }
     let mut summary = summarize_puzzle(&puzzle, args.def.display().to_string(), warnings.len());
     let guarded = puzzle.has_guards() || puzzle.goal_is_set();
-    let mut table = None;
-    let group = if guarded {
+    let mut reach = if guarded {
         // Too many positions to count is expected of a large board, not a problem
         // with the files: it is said in the summary, not warned about.
-        summary.reachable_note = Some(match super::guarded::count(&puzzle) {
+        let mut reach = Reachability::new(&puzzle);
+        summary.reachable_note = Some(match reach.exact() {
             Ok(db) => {
                 summary.reachable_states = Some(db.positions().into());
                 summary.reachable_exact = Some(true);
-                table = Some(db);
-                super::guarded::NOTE.to_string()
+                GUARDED_NOTE.to_string()
             }
-            Err(e) => format!("{}; not counted: {e}", super::guarded::NOTE),
+            Err(e) => format!("{}; not counted: {e}", GUARDED_NOTE),
         });
-        None
+        reach
     } else {
-        match summarize_group(&puzzle, args.orbits, &mut summary) {
+        let group = match summarize_group(&puzzle, args.orbits, &mut summary) {
             Ok(g) => Some(g),
             Err(e) => {
                 errln!("warning: reachable positions not computed: {e}");
                 None
             }
-        }
+        };
+        Reachability::with_group(&puzzle, group)
     };
     // Symmetries conjugate moves as permutations and would drop the guards: with
     // guarded moves they are not looked for ("Symmetries: not computed").
@@ -622,18 +633,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     if let Some(path) = &args.scrambles {
         let scrambles = input::scrambles(path, &puzzle)?;
         summary.scramble_file = Some(input::display_name(path));
-        let mut goals = GoalGroups::default();
         summary.scrambles = scrambles
             .iter()
-            .map(|s| {
-                let mut x = summarize_scramble(&puzzle, group.as_ref(), &mut goals, s);
-                if guarded {
-                    let (status, reason) = super::guarded::status(&puzzle, table.as_ref(), s);
-                    x.status = status;
-                    x.reason = reason;
-                }
-                x
-            })
+            .map(|s| summarize_scramble(&puzzle, &mut reach, s))
             .collect();
     }
     let mut out = output::stdout();
@@ -643,7 +645,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     }
     out.flush()?;
     // An unsolvable scramble is the same outcome as for `solve`: exit 1.
-    if summary.scrambles.iter().any(|s| s.status == "unreachable") {
+    if summary
+        .scrambles
+        .iter()
+        .any(|s| s.status == ReachStatus::Unreachable)
+    {
         return Ok(EXIT_NO_SOLUTION);
     }
     Ok(EXIT_OK)

@@ -17,7 +17,6 @@ mod cache;
 mod check;
 mod god;
 mod god_dist;
-mod guarded;
 mod input;
 mod merge;
 mod output;

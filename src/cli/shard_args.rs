@@ -88,7 +88,7 @@ pub fn start(
 pub fn record(
     index: usize,
     scramble: &Scramble,
-    status: &str,
+    status: ksolve::solve::Status,
     text: Vec<u8>,
     mut json: Vec<u8>,
 ) -> anyhow::Result<Record> {
@@ -99,7 +99,7 @@ pub fn record(
     Ok(Record {
         index: index as u64,
         name: scramble.name.clone(),
-        status: status.to_string(),
+        status,
         text: String::from_utf8(text)?,
         json: serde_json::value::RawValue::from_string(String::from_utf8(json)?)?,
     })

@@ -13,24 +13,18 @@ use super::{input, summary};
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::format_state;
-use ksolve::gods::database::{self, Database};
-use ksolve::group::goal::{GoalGroups, GoalVerdict};
-use ksolve::group::{Group, Verdict};
+use ksolve::gods::database;
 use ksolve::progress::Progress;
 use ksolve::puzzle::{
     IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
 };
 use ksolve::rng::Rng;
-use ksolve::search::{
-    random::{random_position, random_state},
-    Outcome, SolveOptions, Solver, Status,
-};
+use ksolve::search::{SolveOptions, Status as SearchStatus};
+use ksolve::solve::{Answerer, Reachability, Starts, Status};
 use ksolve::table::plan::check_goal;
 use ksolve::table::Tables;
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// Solve every scramble of a scramble file optimally.
 #[derive(Debug, clap::Args)]
@@ -123,10 +117,10 @@ pub struct SolveArgs {
 /// `solutions`.
 #[derive(serde::Serialize)]
 struct JsonRest<'a> {
-    status: &'static str,
+    status: Status,
     /// Why an unreachable position cannot be reached, when a check says so.
     #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
+    reason: Option<&'a str>,
     length: Option<u32>,
     /// With a scramble file's goal: the goal position the first solution ends in.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,6 +131,10 @@ struct JsonRest<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     solution_moves: Option<Vec<usize>>,
     seconds: f64,
+    /// Of `seconds`, the time spent building or loading tables (and the groups).
+    table_seconds: f64,
+    /// Of `seconds`, the rest: the search (or the walk down the distance table).
+    search_seconds: f64,
     nodes: u64,
 }
 
@@ -193,39 +191,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     // Results are streamed (with --json, an object is opened before its search), so a
     // definition no search can take is refused before anything is printed.
     ksolve::search::check_free_moves(&puzzle)?;
-    let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
-    if args.verbose {
-        // The solver plans what its first search will use (and keeps it), so `-v` costs
-        // nothing the search would not spend anyway.
-        let has_goal = scrambles.first().is_some_and(|s| s.settings.goal.is_some());
-        let view = solver.plan(has_goal, args.no_symmetry)?;
-        for line in super::verbose::plan_lines(&puzzle, &view.report, view.ordinary) {
-            errln!("{line}");
-        }
-        if let Some(share) = &view.share {
-            errln!(
-                "{}",
-                super::verbose::sym_line(share.plan.as_ref(), view.ordinary, budget)
-            );
-        }
-    }
-    let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
-    let options = SolveOptions {
-        count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-        threads: args.threads.map(|n| n as usize),
-        no_symmetry: args.no_symmetry,
-        no_probes: args.no_probes,
-        all_checks: args.all_checks,
-        ..SolveOptions::default()
-    };
-    // The group answers which positions are reachable and draws uniform random ones.
-    // Puzzles too large for it (over 65535 points) are solved without that check.
-    // With guarded moves the group ignores the guards: it still proves a position
-    // unreachable, but its random positions need not be reachable, so those are drawn
-    // from the positions a breadth-first search lists (see `random_position`).
-    let group = Group::new(&puzzle).ok();
-    let guarded = puzzle.has_guards() || puzzle.goal_is_set();
-    let mut listed: Option<Option<ksolve::gods::sample::Reachable>> = None;
+    // The database, when asked for, is opened (or computed) before the first answer.
     let db = match &args.database {
         Some(path) => {
             // A path ksolve may neither read as a table nor replace (a directory, a
@@ -249,10 +215,41 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
-    // The groups of the moves left by each set of MoveLimits with zeros, built once.
-    let mut limited_groups: HashMap<Vec<MoveId>, Option<Group>> = HashMap::new();
-    // The groups seen from each goal position, built once.
-    let mut goal_groups = GoalGroups::default();
+    let reach = Reachability::new(&puzzle).limited_by(if args.overrides.moves.is_empty() {
+        "MoveLimits allow"
+    } else {
+        "--moves allows"
+    });
+    let mut answerer = Answerer::new(&puzzle, Tables::new(cache, budget))
+        .with_reachability(reach)
+        .with_database(db);
+    if args.verbose {
+        // The solver plans what its first search will use (and keeps it), so `-v` costs
+        // nothing the search would not spend anyway.
+        let has_goal = scrambles.first().is_some_and(|s| s.settings.goal.is_some());
+        let view = answerer.solver().plan(has_goal, args.no_symmetry)?;
+        for line in super::verbose::plan_lines(&puzzle, &view.report, view.ordinary) {
+            errln!("{line}");
+        }
+        if let Some(share) = &view.share {
+            errln!(
+                "{}",
+                super::verbose::sym_line(share.plan.as_ref(), view.ordinary, budget)
+            );
+        }
+    }
+    let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
+    let options = SolveOptions {
+        count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        threads: args.threads.map(|n| n as usize),
+        no_symmetry: args.no_symmetry,
+        no_probes: args.no_probes,
+        all_checks: args.all_checks,
+        ..SolveOptions::default()
+    };
+    // Random positions of a guarded puzzle are drawn from a list of the reachable ones,
+    // which may take half the budget.
+    let mut starts = Starts::new(&puzzle, budget / 2);
     let mut batch: Option<Batch> = match shard {
         Some(shard) => Some(shard_args::start(
             shard_args::Origin {
@@ -285,48 +282,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     }
     let mut code = EXIT_OK;
     for (index, scramble) in scrambles.iter().enumerate() {
-        let timer = Instant::now();
         let mine = batch.as_ref().is_none_or(|b| b.shard.takes(index));
         // Another shard's scramble is skipped; a random one is still drawn, so that
         // this shard's random positions are those a single run draws.
         if !mine && !matches!(scramble.source, ScrambleSource::Random) {
             continue;
         }
-        let (start, ignore): (_, Vec<IgnoreMask>) = match &scramble.source {
-            ScrambleSource::Position(t) => (t.state.clone(), t.ignore.clone()),
-            ScrambleSource::Alg(moves) => (puzzle.apply_sequence(&puzzle.solved, moves), vec![]),
-            ScrambleSource::Random if guarded => {
-                let list =
-                    listed.get_or_insert_with(|| {
-                        match ksolve::gods::sample::Reachable::new(&puzzle, budget / 2, &bars) {
-                            Ok(r) => {
-                                bars.warn(&format!(
-                                    "random positions are drawn uniformly from the {} positions \
-                                 that can reach the goal",
-                                    r.len()
-                                ));
-                                Some(r)
-                            }
-                            Err(e) => {
-                                bars.warn(&format!(
-                                "the positions that can reach the goal cannot be listed ({e}); \
-                                 random positions are {} random moves from the goal instead, \
-                                 not uniform",
-                                ksolve::search::random::WALK_STEPS
-                            ));
-                                None
-                            }
-                        }
-                    });
-                let state = match list {
-                    Some(r) => r.draw(&mut rng),
-                    None => random_state(&puzzle, &mut rng),
-                };
-                (state, vec![])
-            }
-            ScrambleSource::Random => (random_position(&puzzle, group.as_ref(), &mut rng), vec![]),
-            ScrambleSource::Impossible(_) => (puzzle.solved.clone(), vec![]),
-        };
+        let start = starts.start(scramble, answerer.reachability(), &mut rng, &bars);
         if !mine {
             continue;
         }
@@ -351,7 +313,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         emitter
             .sink
             .text(|out| writeln!(out, "Solving {}", scramble.name))?;
-        if !puzzle.blocks.is_empty() && ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {
+        if !puzzle.blocks.is_empty() && start.ignore.iter().any(|m| m.perm.iter().any(|&b| b)) {
             // ksolve+ warns here too: which moves are legal depends on where the
             // bandaged pieces are, and `?` leaves that to hints.
             bars.warn(&format!(
@@ -364,73 +326,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             scramble.source,
             ScrambleSource::Position(_) | ScrambleSource::Impossible(_)
         ) {
-            emitter
-                .sink
-                .text(|out| write!(out, "Scramble position:\n{}", format_state(&puzzle, &start)))?;
-        }
-        // A position given piece by piece may be one no sequence of moves reaches (a
-        // twisted corner, an odd swap): say so and why, rather than search forever.
-        let mut unreachable = match (&scramble.source, &group, &scramble.settings.goal) {
-            (ScrambleSource::Impossible(why), _, _) => Some(why.clone()),
-            // A goal is checked position by position: the scramble must reach one.
-            (_, Some(_), Some(goal)) => {
-                match goal_groups.verdict(&puzzle, goal, &start, &ignore, None) {
-                    GoalVerdict::Unreachable(r) => Some(r),
-                    GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
-                }
-            }
-            (ScrambleSource::Position(t), Some(g), None) => match g.check_target(t) {
-                Verdict::Unreachable(r) => Some(r.to_string()),
-                Verdict::Reachable | Verdict::Unknown(_) => None,
-            },
-            _ => None,
-        };
-        // Moves limited to 0 are not there at all: the position must be in the group the
-        // other moves generate (with a goal: reach one of its positions with them), or
-        // the search would deepen until MaxDepth.
-        if let (None, Some(_), Some(allowed)) = (
-            &unreachable,
-            &group,
-            scramble.settings.allowed_moves(&puzzle),
-        ) {
-            let why = match &scramble.settings.goal {
-                Some(goal) => {
-                    match goal_groups.verdict(&puzzle, goal, &start, &ignore, Some(&allowed)) {
-                        GoalVerdict::Unreachable(r) => Some(r),
-                        GoalVerdict::Reaches(_) | GoalVerdict::Unknown => None,
-                    }
-                }
-                None => {
-                    let sub = limited_groups
-                        .entry(allowed.clone())
-                        .or_insert_with(|| Group::generated_by(&puzzle, &allowed).ok());
-                    let verdict = sub.as_ref().map(|g| match &scramble.source {
-                        ScrambleSource::Position(t) => g.check_target(t),
-                        _ => g.check(&start),
-                    });
-                    match verdict {
-                        Some(Verdict::Unreachable(r)) => Some(r.to_string()),
-                        _ => None,
-                    }
-                }
-            };
-            if let Some(r) = why {
-                let names: Vec<&str> = allowed
-                    .iter()
-                    .map(|&m| puzzle.mv(m).name.as_str())
-                    .collect();
-                let names = if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(" ")
-                };
-                let by = if args.overrides.moves.is_empty() {
-                    "MoveLimits allow"
-                } else {
-                    "--moves allows"
-                };
-                unreachable = Some(format!("with only the moves {by} ({names}), {r}"));
-            }
+            emitter.sink.text(|out| {
+                write!(
+                    out,
+                    "Scramble position:\n{}",
+                    format_state(&puzzle, &start.state)
+                )
+            })?;
         }
         // With --json the object is streamed too: its name and the opening of its
         // `solutions` array first, each solution as it is confirmed, the other fields
@@ -443,38 +345,21 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             .settings
             .goal
             .as_deref()
-            .map(|g| (g, &start, &ignore[..]));
-        let outcome = if unreachable.is_some() {
-            Outcome {
-                status: Status::Unreachable,
-                length: None,
-                solutions: Vec::new(),
-                nodes: 0,
-                probes: 0,
-                reduced: false,
-                checks: Vec::new(),
-            }
-        } else {
-            match by_database(db.as_ref(), &puzzle, &start, &ignore, scramble, &bars)? {
-                Some(outcome) => {
-                    for s in &outcome.solutions {
-                        emitter.emit(s);
-                    }
-                    outcome
-                }
-                // Solutions go out one at a time, as the search confirms them, so a large
-                // Slack neither waits for a whole length nor holds it in memory.
-                None => solver.solve_each(
-                    &start,
-                    &ignore,
-                    &scramble.settings,
-                    options,
-                    &bars,
-                    &mut |_, s| emitter.emit(s),
-                )?,
-            }
-        };
-        if outcome.status != Status::Solved {
+            .map(|g| (g, &start.state, &start.ignore[..]));
+        // Solutions go out one at a time, as they are confirmed, so a large Slack neither
+        // waits for a whole length nor holds it in memory.
+        let report = answerer.answer(
+            &start.position(),
+            &scramble.settings,
+            options,
+            &bars,
+            &mut |_, s| emitter.emit(s),
+        )?;
+        if let Some(why) = &report.database_refused {
+            bars.warn(&format!("{}: {why}; searching instead", scramble.name));
+        }
+        let outcome = &report.outcome;
+        if report.status != Status::Solved {
             code = EXIT_NO_SOLUTION;
         }
         if args.verbose {
@@ -488,19 +373,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 errln!("{}: {line}", scramble.name);
             }
         }
-        let status = match outcome.status {
-            Status::Solved => "solved",
-            Status::MaxDepth | Status::LimitsBound(_) => "no_solution",
-            Status::Unreachable | Status::LimitsUnreachable => "unreachable",
-        };
+        let unreachable = report.reach.reason();
         {
             let rest = JsonRest {
-                status,
-                reason: unreachable.clone(),
+                status: report.status,
+                reason: unreachable,
                 length: outcome.length,
                 metric: scramble.settings.metric.name(),
                 solution_moves: emitter.moves.take(),
-                seconds: timer.elapsed().as_secs_f64(),
+                seconds: report.total.as_secs_f64(),
+                table_seconds: report.tables.as_secs_f64(),
+                search_seconds: report.total.saturating_sub(report.tables).as_secs_f64(),
                 nodes: outcome.nodes,
                 goal: emitter.reached.clone(),
             };
@@ -519,44 +402,49 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             None => args.color.on(),
         };
         emitter.sink.text(|out| {
-            match (outcome.status, &unreachable) {
-                (Status::Solved, _) => {}
-                (Status::MaxDepth, _) => writeln!(out, "Max depth reached, aborting.")?,
-                (Status::Unreachable, Some(reason)) => writeln!(
+            match (outcome.status, unreachable) {
+                (SearchStatus::Solved, _) => {}
+                (SearchStatus::MaxDepth, _) => writeln!(out, "Max depth reached, aborting.")?,
+                (SearchStatus::Unreachable, Some(reason)) => writeln!(
                     out,
                     "No solution: the position cannot be reached: {reason}."
                 )?,
-                (Status::Unreachable, None) => {
+                (SearchStatus::Unreachable, None) => {
                     writeln!(out, "No solution: the position cannot be solved.")?
                 }
-                (Status::LimitsUnreachable, _) => writeln!(
+                (SearchStatus::LimitsUnreachable, _) => writeln!(
                     out,
                     "No solution within the limits: no sequence within the MoveLimits solves \
                      the position."
                 )?,
-                (Status::LimitsBound(depth), _) => writeln!(
+                (SearchStatus::LimitsBound(depth), _) => writeln!(
                     out,
                     "No solution within the limits: none up to depth {depth}, where the search \
                      stops because the MoveLimits may make the position unreachable."
                 )?,
             }
             if let Some(seq) = &steps {
-                write_steps(out, &puzzle, &start, seq, color)?;
+                write_steps(out, &puzzle, &start.state, seq, color)?;
             }
             writeln!(out)
         })?;
         if let (Some(b), Sink::Record { text, json }) = (&mut batch, emitter.sink) {
-            b.writer
-                .push(&shard_args::record(index, scramble, status, text, json)?)?;
+            b.writer.push(&shard_args::record(
+                index,
+                scramble,
+                report.status,
+                text,
+                json,
+            )?)?;
         }
         if (batch.is_some() || !args.json) && !args.quiet {
-            let seconds = timer.elapsed().as_secs_f64();
             let line = summary::line(
                 &scramble.name,
                 &scramble.settings,
-                &outcome,
+                outcome,
                 emitter.written,
-                seconds,
+                report.total.as_secs_f64(),
+                report.tables.as_secs_f64(),
             );
             // A summary that cannot be written (stderr closed) is no reason to stop
             // solving, unlike the solutions on stdout.
@@ -599,39 +487,6 @@ fn write_steps(
         write!(out, "{}", super::show::picture(puzzle, &state, color))?;
     }
     Ok(())
-}
-
-/// The database method's answer to one scramble, or `None` when there is no table or
-/// the table cannot answer what the scramble asks (it is then searched, with a warning).
-fn by_database(
-    db: Option<&Database>,
-    puzzle: &Puzzle,
-    start: &State,
-    ignore: &[IgnoreMask],
-    scramble: &ksolve::puzzle::Scramble,
-    bars: &Bars,
-) -> anyhow::Result<Option<Outcome>> {
-    let Some(db) = db else {
-        return Ok(None);
-    };
-    match database::solve_scramble(db, puzzle, start, ignore, &scramble.settings) {
-        Some(result) => Ok(Some(Outcome::from(result?))),
-        None => {
-            let why = if scramble.settings.goal.is_some() {
-                "the distance table holds distances to the definition's Solved state, not to \
-                 the scramble file's goal"
-                    .to_string()
-            } else {
-                format!(
-                    "the distance table answers only whole positions in {}, with no Slack, \
-                     MoveCosts or MoveLimits",
-                    db.metric().name().to_uppercase()
-                )
-            };
-            bars.warn(&format!("{}: {why}; searching instead", scramble.name));
-            Ok(None)
-        }
-    }
 }
 
 /// The options given that change what `solve` prints, as command-line words in a fixed

@@ -11,7 +11,7 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::group::Group;
 use ksolve::puzzle::{Metric, SolveSettings};
 use ksolve::rng::Rng;
-use ksolve::search::Solver;
+use ksolve::solve::Answerer;
 use ksolve::stats::{self, Sampling, Stats};
 use ksolve::table::plan::check_goal;
 use ksolve::table::Tables;
@@ -103,7 +103,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<u8> {
     let budget = args.table.budget();
     check_goal(&puzzle, &[], budget)?;
     let cache = args.table.cache(&args.def, &puzzle, &bytes, &bars);
-    let mut solver = Solver::new(&puzzle, Tables::new(cache, budget));
+    let mut answerer = Answerer::new(&puzzle, Tables::new(cache, budget));
     // An unseeded run still gets a seed it can print, so any run can be repeated.
     let seed = args.seed.unwrap_or_else(|| Rng::from_entropy().next_u64());
     let mut rng = Rng::new(seed);
@@ -118,7 +118,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<u8> {
     };
     let result = stats::run(
         &puzzle,
-        &mut solver,
+        &mut answerer,
         group.as_ref(),
         sampling,
         count,

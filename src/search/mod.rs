@@ -117,21 +117,14 @@ pub struct Outcome {
     pub checks: Vec<CheckUse>,
 }
 
-/// The distance table's answer as an outcome: one solution, found without a search, so
-/// its `nodes` are the moves read off the table.
-impl From<crate::gods::database::Answer> for Outcome {
-    fn from(a: crate::gods::database::Answer) -> Outcome {
-        use crate::gods::database::Answer;
-        let (status, length, solutions) = match a {
-            Answer::Solved { cost, moves } => (Status::Solved, Some(cost), vec![moves]),
-            Answer::MaxDepth => (Status::MaxDepth, None, Vec::new()),
-            Answer::Unreachable => (Status::Unreachable, None, Vec::new()),
-        };
+impl Outcome {
+    /// The outcome of a position that cannot reach the goal: no search was made.
+    pub fn unreachable() -> Outcome {
         Outcome {
-            status,
-            length,
-            nodes: solutions.first().map_or(0, |s| s.len() as u64),
-            solutions,
+            status: Status::Unreachable,
+            length: None,
+            solutions: Vec::new(),
+            nodes: 0,
             probes: 0,
             reduced: false,
             checks: Vec::new(),
@@ -217,6 +210,9 @@ pub struct Solver<'p> {
     /// Whether a search has said that it tries first without a large reduced table
     /// (said once per solver, not once per scramble).
     deferral_said: bool,
+    /// Time spent preparing searches (building or loading tables, finding the
+    /// symmetries), over every search so far.
+    table_time: std::time::Duration,
 }
 
 impl<'p> Solver<'p> {
@@ -232,6 +228,7 @@ impl<'p> Solver<'p> {
             guarded: None,
             tuning: Tuning::default(),
             deferral_said: false,
+            table_time: std::time::Duration::ZERO,
         }
     }
 
@@ -254,6 +251,13 @@ impl<'p> Solver<'p> {
     /// The puzzle this solver searches.
     pub fn puzzle(&self) -> &'p Puzzle {
         self.puzzle
+    }
+
+    /// The time spent preparing searches (building or loading tables, finding the
+    /// symmetries) over every search of this solver: what the searches themselves did
+    /// not spend of their time.
+    pub fn table_time(&self) -> std::time::Duration {
+        self.table_time
     }
 
     /// The tables built so far.
@@ -337,6 +341,8 @@ impl<'p> Solver<'p> {
         progress: &dyn Progress,
         on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
     ) -> Result<Outcome, SearchError> {
+        // Everything before the deepening prepares it: counted as table time.
+        let mut setup = std::time::Instant::now();
         let puzzle = self.puzzle;
         let merged;
         let ignore = if puzzle.goal_is_set() {
@@ -364,25 +370,12 @@ impl<'p> Solver<'p> {
         if reach == limits::Reach::Unreachable {
             return Ok(Outcome {
                 status: Status::LimitsUnreachable,
-                length: None,
-                solutions: Vec::new(),
-                nodes: 0,
-                probes: 0,
-                reduced: false,
-                checks: Vec::new(),
+                ..Outcome::unreachable()
             });
         }
         let canon = self.canon_for(&settings.limits);
         let zero_run = self.free_run()?;
-        let unreachable = Outcome {
-            status: Status::Unreachable,
-            length: None,
-            solutions: Vec::new(),
-            nodes: 0,
-            probes: 0,
-            reduced: false,
-            checks: Vec::new(),
-        };
+        let unreachable = Outcome::unreachable();
         // The positions that count as solved, each with what it leaves free: the
         // definition's `Solved` with the scramble's `?` marks, or every position of the
         // scramble file's goal with its own `?` marks and the scramble's.
@@ -762,7 +755,10 @@ impl<'p> Solver<'p> {
                 bounded: reach == limits::Reach::Bounded,
                 budget,
             };
-            match run.deepen(&ctx, plan, h0, outcome, on_solution)? {
+            self.table_time += setup.elapsed();
+            let deepened = run.deepen(&ctx, plan, h0, outcome, on_solution)?;
+            setup = std::time::Instant::now();
+            match deepened {
                 deepen::Deepened::Done(mut outcome) => {
                     outcome.nodes += trial_nodes;
                     return Ok(outcome);

@@ -11,12 +11,11 @@ use super::rules::{self, Allowance};
 use super::{PlayError, Reply};
 use crate::alg::{self, AlgLine, MoveNames};
 use crate::def::{DefError, ErrorKind};
-use crate::group::goal::GoalGroups;
 use crate::group::Group;
 use crate::progress::Progress;
 use crate::puzzle::{Goal, MoveId, Puzzle, Scramble, SolveSettings, State};
 use crate::rng::Rng;
-use crate::search::Solver;
+use crate::solve::{Answerer, Reachability};
 use crate::table::Tables;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -54,9 +53,8 @@ pub(super) struct Origin {
 pub struct Session<'p> {
     puzzle: &'p Puzzle,
     names: MoveNames<'p>,
-    solver: Solver<'p>,
-    group: Option<Group>,
-    goal_groups: GoalGroups,
+    /// The solver and the reachability verdict, through the library's one entry point.
+    answerer: Answerer<'p>,
     /// The settings in force: the scramble file's first scramble's, or those of the
     /// scramble loaded last (its move limits and goal).
     settings: SolveSettings,
@@ -131,9 +129,8 @@ impl<'p> Session<'p> {
         let mut session = Session {
             puzzle,
             names: MoveNames::new(puzzle),
-            solver: Solver::new(puzzle, setup.tables),
-            group: Group::new(puzzle).ok(),
-            goal_groups: GoalGroups::default(),
+            answerer: Answerer::new(puzzle, setup.tables)
+                .with_reachability(Reachability::with_group(puzzle, Group::new(puzzle).ok())),
             settings,
             scrambles: setup.scrambles,
             patterns,

@@ -69,7 +69,7 @@ impl Session<'_> {
                          a random walk of {WALK_STEPS} moves from solved, as RandomScramble \
                          uses on such puzzles when it cannot list them, not uniform"
                     ));
-                } else if !self.puzzle.blocks.is_empty() || self.group.is_none() {
+                } else if !self.puzzle.blocks.is_empty() || self.group().is_none() {
                     reply.warnings.push(format!(
                         "the group cannot draw a position here: this is a random walk of \
                          {WALK_STEPS} moves, as RandomScramble uses, not uniform"
@@ -95,7 +95,11 @@ impl Session<'_> {
         if self.puzzle.has_guards() || self.puzzle.goal_is_set() {
             random_state(self.puzzle, &mut self.rng)
         } else {
-            random_position(self.puzzle, self.group.as_ref(), &mut self.rng)
+            random_position(
+                self.puzzle,
+                self.answerer.reachability().group(),
+                &mut self.rng,
+            )
         }
     }
 
@@ -184,7 +188,7 @@ impl Session<'_> {
 
     pub(super) fn enter(&mut self, letters: &str) -> Result<Reply, PlayError> {
         let letters: Vec<char> = letters.chars().collect();
-        let reading = read::read(self.puzzle, &letters, self.group.as_ref())
+        let reading = read::read(self.puzzle, &letters, self.group())
             .map_err(|e| PlayError::Refused(format!("cannot read the colours: {e}")))?;
         let origin = Origin {
             no_answer: "the position was entered",

@@ -2,13 +2,13 @@
 //! optimal solutions shown step by step, hints and the reachability check.
 
 use super::{plural, Session, Showing};
-use crate::group::goal::GoalVerdict;
 use crate::group::Verdict;
 use crate::play::rules;
 use crate::play::{PlayError, Reply};
 use crate::progress::Progress;
 use crate::puzzle::{Goal, MoveId, SolveSettings, State};
 use crate::search::{SolveOptions, Status};
+use crate::solve::{AnswerError, Origin, Position};
 use std::sync::Arc;
 
 /// The deepest end-of-game search for the optimal count that runs unasked: depth 14 takes
@@ -115,11 +115,6 @@ impl Session<'_> {
         limits: Vec<crate::puzzle::MoveLimit>,
         progress: &dyn Progress,
     ) -> Result<Vec<MoveId>, PlayError> {
-        if let Some(why) = self.unsolvable(from, goal.as_deref()) {
-            return Err(PlayError::Refused(format!(
-                "this position cannot be solved: {why}"
-            )));
-        }
         let settings = SolveSettings {
             limits,
             goal,
@@ -130,40 +125,60 @@ impl Session<'_> {
             count: Some(1),
             ..SolveOptions::default()
         };
-        let outcome = self
-            .solver
-            .solve(from, &[], &settings, options, progress, |_, _| {})?;
-        match outcome.status {
-            Status::Solved => Ok(outcome.solutions.into_iter().next().unwrap_or_default()),
-            Status::MaxDepth => Err(PlayError::Refused(format!(
+        let impossible = self.impossible.as_ref().map(|(why, _)| why.clone());
+        let position = Position {
+            start: from,
+            ignore: &[],
+            origin: Origin::Given,
+            impossible: impossible.as_deref(),
+        };
+        let mut first = None;
+        let report = self
+            .answerer
+            .answer(&position, &settings, options, progress, &mut |_, s| {
+                first.get_or_insert_with(|| s.to_vec());
+            })
+            .map_err(|e| match e {
+                AnswerError::Search(e) => PlayError::Search(e),
+                e => PlayError::Refused(e.to_string()),
+            })?;
+        match (report.outcome.status, report.reach.reason()) {
+            (_, Some(why)) => Err(PlayError::Refused(format!(
+                "this position cannot be solved: {why}"
+            ))),
+            (Status::Solved, None) => Ok(first.unwrap_or_default()),
+            (Status::MaxDepth, None) => Err(PlayError::Refused(format!(
                 "no solution within MaxDepth {}",
                 settings.max_depth
             ))),
-            Status::Unreachable | Status::LimitsUnreachable => Err(PlayError::Refused(
+            (Status::Unreachable | Status::LimitsUnreachable, None) => Err(PlayError::Refused(
                 "this position cannot be solved with the moves left".into(),
             )),
-            Status::LimitsBound(d) => Err(PlayError::Refused(format!(
+            (Status::LimitsBound(d), None) => Err(PlayError::Refused(format!(
                 "no solution within the moves left up to depth {d}; they may not allow one"
             ))),
         }
     }
 
-    /// Why `from` cannot reach `goal`, when the group proves it cannot.
-    pub(super) fn unsolvable(&mut self, from: &State, goal: Option<&Goal>) -> Option<String> {
-        if let Some((why, _)) = &self.impossible {
-            return Some(why.clone());
-        }
-        self.group.as_ref()?;
-        match goal {
-            Some(g) => match self.goal_groups.verdict(self.puzzle, g, from, &[], None) {
-                GoalVerdict::Unreachable(r) => Some(r),
-                _ => None,
-            },
-            None => match self.group.as_ref()?.check(from) {
-                Verdict::Unreachable(r) => Some(r.to_string()),
-                _ => None,
-            },
-        }
+    /// Why `from` cannot reach `goal` with the moves left, when the group proves it
+    /// cannot: the verdict `solve` and `check` make.
+    pub(super) fn unsolvable(&mut self, from: &State, goal: Option<Arc<Goal>>) -> Option<String> {
+        let settings = SolveSettings {
+            limits: rules::remaining(self.puzzle, &self.settings.limits, &self.history),
+            goal,
+            ..self.settings.clone()
+        };
+        let impossible = self.impossible.as_ref().map(|(why, _)| why.clone());
+        self.answerer
+            .reachability()
+            .verdict(from, &[], Origin::Given, &settings, impossible.as_deref())
+            .reason()
+            .map(str::to_string)
+    }
+
+    /// The group of every move (`None`: too large to build).
+    pub(super) fn group(&mut self) -> Option<&crate::group::Group> {
+        self.answerer.reachability().group()
     }
 
     /// The goal `solve PATTERN` names (`None` inside: the definition's Solved), and its
@@ -275,17 +290,19 @@ impl Session<'_> {
         }
         let state = self.state.clone();
         let goal = self.settings.goal.clone();
-        if let Some(why) = self.unsolvable(&state, goal.as_deref()) {
+        if let Some(why) = self.unsolvable(&state, goal) {
             return Ok(Reply::say(format!("Unreachable: {why}.")));
         }
-        let text = match (&self.group, self.puzzle.has_guards()) {
+        let guarded = self.puzzle.has_guards();
+        let blocks = !self.puzzle.blocks.is_empty();
+        let text = match (self.group(), guarded) {
             (None, _) => "Cannot tell: the puzzle is too large for the group check.".to_string(),
             (Some(_), true) => "The group finds nothing against it, and every position made \
                                 by legal moves can be solved (the group ignores `When` guards)."
                 .to_string(),
             (Some(g), false) => match g.check(&state) {
                 Verdict::Unknown(s) => format!("Cannot tell: {s}."),
-                _ if !self.puzzle.blocks.is_empty() => "The group finds nothing against it \
+                _ if blocks => "The group finds nothing against it \
                      (with Blocks the group cannot tell more)."
                     .to_string(),
                 _ => "Reachable: this position can be solved.".to_string(),

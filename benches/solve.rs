@@ -157,7 +157,7 @@ fn benches(c: &mut Criterion) {
     tables
         .pruning(&p2, ksolve::puzzle::Metric::Htm, None, &Silent)
         .expect("tables");
-    let table = &tables.built_pruning(ksolve::puzzle::Metric::Htm, None)[0].table;
+    let table = &tables.built_pruning(ksolve::puzzle::Metric::Htm, None, None)[0].table;
     c.bench_function("prune: 1000 lookups at scattered entries", |b| {
         b.iter(|| {
             let mut idx: u64 = 12345;
@@ -172,7 +172,7 @@ fn benches(c: &mut Criterion) {
     // What the search's probes cost per node they look at: a whole position conjugated
     // by a symmetry, ranked into the table's components, looked up (the inverse probe
     // does the same with the inverse position).
-    let pr = &tables.built_pruning(ksolve::puzzle::Metric::Htm, None)[0];
+    let pr = &tables.built_pruning(ksolve::puzzle::Metric::Htm, None, None)[0];
     let group = ksolve::symmetry::SymmetryGroup::find(&p2).expect("symmetries");
     let sym = &group.elements()[group.order() - 1];
     let positions = walks(&p2, 1000, 30);

@@ -52,6 +52,7 @@ mod solve_rules;
 mod solve_samples;
 mod solve_shared_limits;
 mod solve_symtable;
+mod solve_trial;
 mod solve_trust;
 mod stats_cli;
 mod sticker_facelets;

@@ -210,6 +210,8 @@ pub struct Solver<'p> {
     /// Whether a search has said that it tries first without a large reduced table
     /// (said once per solver, not once per scramble).
     deferral_said: bool,
+    /// The same for the trial in small tables ([`Tables::trial_budget`]).
+    trial_said: bool,
     /// Time spent preparing searches (building or loading tables, finding the
     /// symmetries), over every search so far.
     table_time: std::time::Duration,
@@ -228,6 +230,7 @@ impl<'p> Solver<'p> {
             guarded: None,
             tuning: Tuning::default(),
             deferral_said: false,
+            trial_said: false,
             table_time: std::time::Duration::ZERO,
         }
     }
@@ -458,24 +461,58 @@ impl<'p> Solver<'p> {
         {
             self.tables.share(puzzle, g)?;
         }
-        let prune_comps: Vec<(Vec<CompId>, usize)> = self
-            .tables
-            .pruning(puzzle, settings.metric, goal, progress)?
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.comps.clone(), i))
-            .collect();
-        // The first pass may search without a large reduced table (a trial with a node
-        // budget); when the trial gives up, the second pass builds it and searches again.
-        let (mut first, mut budget, mut trial_nodes) = (true, None, 0u64);
+        // Tables that take long to build wait for a trial search without them, which
+        // gives up before a bound projected to cost more nodes than building them: a
+        // position near solved is answered in seconds instead of after the builds. First
+        // the ordinary tables (a trial in tables planned in a smaller budget), then the
+        // reduced table (a trial in the ordinary tables).
+        let mut tier = None;
+        let mut budget = None;
+        if !puzzle.has_guards() {
+            use crate::table::estimate::{ENTRIES_PER_TRIAL_NODE, TRIAL_FROM};
+            let from = self.tuning.trial_nodes.map_or(TRIAL_FROM, |_| 1);
+            if let Some((small, entries)) =
+                self.tables
+                    .trial_budget(puzzle, settings.metric, goal, from)?
+            {
+                tier = Some(small);
+                budget = Some(
+                    self.tuning
+                        .trial_nodes
+                        .unwrap_or(entries / ENTRIES_PER_TRIAL_NODE),
+                );
+                if !std::mem::replace(&mut self.trial_said, true) {
+                    progress.note(&format!(
+                        "searching first with small tables; the planned ones ({} entries \
+                         to build) are built once the search shows it would take longer \
+                         than building them",
+                        crate::progress::format_count(entries)
+                    ));
+                }
+            }
+        }
+        // The reduced table's trial comes with the first pass in the planned ordinary
+        // tables; when a trial gives up, the next pass builds what it waited for and
+        // searches again.
+        let (mut first, mut trial_nodes) = (true, 0u64);
         loop {
-            let group = use_reduced
-                .then(|| ctx::group_of(&mut self.symmetry, puzzle))
-                .flatten();
+            let prune_comps: Vec<(Vec<CompId>, usize)> = self
+                .tables
+                .pruning_in(puzzle, settings.metric, goal, tier, progress)?
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.comps.clone(), i))
+                .collect();
+            let group = match tier {
+                // The small tables' trial goes without the reduced table as well.
+                Some(_) => None,
+                None => use_reduced
+                    .then(|| ctx::group_of(&mut self.symmetry, puzzle))
+                    .flatten(),
+            };
             if let (Some(g), true) = (group, first) {
                 // A large reduced table not yet built waits until a trial search without
-                // it shows that the search would cost more than building it: a position
-                // near solved is answered in seconds instead of after the build.
+                // it shows that the search would cost more than building it.
                 use crate::table::sym::cached::{DEFER_FROM, ENTRIES_PER_NODE};
                 let from = self.tuning.trial_nodes.map_or(DEFER_FROM, |_| 0);
                 let deferrable = self
@@ -497,7 +534,9 @@ impl<'p> Solver<'p> {
                     }
                 }
             }
-            first = false;
+            if tier.is_none() {
+                first = false;
+            }
             let reduced_ids = match group {
                 Some(g) if budget.is_none() => self
                     .tables
@@ -527,7 +566,7 @@ impl<'p> Solver<'p> {
             let mut slot_of: Vec<CompId> = Vec::new();
             let goal_slots: Vec<usize> =
                 goal_ids.iter().map(|&id| slot(id, &mut slot_of)).collect();
-            let pruning_all = tables.built_pruning(settings.metric, goal);
+            let pruning_all = tables.built_pruning(settings.metric, goal, tier);
             let prune_slots: Vec<Vec<(usize, u64)>> = prune_comps
                 .iter()
                 .map(|(ids, i)| {
@@ -766,9 +805,13 @@ impl<'p> Solver<'p> {
                 deepen::Deepened::Stronger { nodes, bound } => {
                     trial_nodes += nodes;
                     budget = None;
+                    let what = match tier.take() {
+                        Some(_) => "the planned tables",
+                        None => "the symmetry-reduced table",
+                    };
                     progress.note(&format!(
                         "no solution below {bound} after {} nodes, and the next bound would \
-                         take longer than building the symmetry-reduced table: building it",
+                         take longer than building {what}: building it",
                         crate::progress::format_count(nodes)
                     ));
                 }

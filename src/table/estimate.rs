@@ -19,6 +19,18 @@ use std::time::Duration;
 /// release build on the 3x3x3's tables; see the module documentation).
 pub const ENTRIES_PER_SECOND_PER_THREAD: f64 = 9e6;
 
+/// Tables (pruning and move tables) with this many entries or more still to build (about
+/// 2 s on two threads) wait for a trial search in smaller tables
+/// ([`super::Tables::trial_budget`]); smaller builds cost less than deciding about them.
+pub const TRIAL_FROM: u64 = 1 << 25;
+
+/// How many entries of building the trial search may spend one node against: a build
+/// fills about 9 M entries a second per thread ([`ENTRIES_PER_SECOND_PER_THREAD`]) and a
+/// search in small tables makes 3 to 10 M nodes, so a trial that gives up has spent
+/// at most about half the build's time, usually far less (it stops before a bound it
+/// projects past its budget).
+pub const ENTRIES_PER_TRIAL_NODE: u64 = 8;
+
 /// Builds storing more than this many bytes are announced before they start.
 pub const ANNOUNCE_FROM: u64 = 1 << 30;
 

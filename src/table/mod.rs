@@ -54,9 +54,10 @@ pub struct Tables {
     used: u64,
     comps: Vec<Component>,
     index: HashMap<CompSpec, CompId>,
-    /// Per metric and goal (the hash of [`Goal::key_bytes`], `None` for the
-    /// definition's `Solved`).
-    pruning: HashMap<(Metric, Option<u64>), Vec<Pruning>>,
+    /// Per metric, goal (the hash of [`Goal::key_bytes`], `None` for the definition's
+    /// `Solved`) and budget (`None`: the solver's own; a smaller one for a trial search,
+    /// see [`Tables::trial_budget`]).
+    pruning: HashMap<PruneKey, Vec<Pruning>>,
     /// The symmetry-reduced table per metric, for the definition's goal (`None`: none
     /// is worth it); see [`sym`].
     sym: HashMap<Metric, Option<sym::cached::SymPruning>>,
@@ -66,6 +67,10 @@ pub struct Tables {
     /// admits none, or it does not fit), see [`additive`].
     additive: HashMap<Metric, Option<additive::Family>>,
 }
+
+/// What a set of pruning tables is kept under: metric, goal, and the budget it was
+/// planned in when that is not the solver's own.
+type PruneKey = (Metric, Option<u64>, Option<u64>);
 
 /// What identifies a goal among the pruning tables: the hash of its key bytes.
 fn goal_id(goal: Option<&Goal>) -> Option<u64> {
@@ -176,15 +181,7 @@ impl Tables {
         if entries < CACHE_MOVE_TABLES_FROM {
             c.build_table(puzzle);
         } else {
-            let mut params = vec![CONTENTS_VERSION];
-            params.extend_from_slice(b"move");
-            params.extend_from_slice(&spec.key_bytes());
-            let name = format!(
-                "mt-{}-{}-{:08x}",
-                puzzle.sets[spec.set].name,
-                spec.tag(),
-                file::content_hash(&spec.key_bytes()) as u32
-            );
+            let (name, params) = Self::move_id(puzzle, spec);
             let want = entries as usize * 4;
             let table = self.cache.load_or_build(
                 "ksolve-move",
@@ -229,15 +226,33 @@ impl Tables {
         goal: Option<&Goal>,
         progress: &dyn Progress,
     ) -> Result<&[Pruning], CompError> {
-        let key = (metric, goal_id(goal));
+        self.pruning_in(puzzle, metric, goal, None, progress)
+    }
+
+    /// The budget the tables for `goal` are planned in: the ordinary share when a
+    /// reduced table was planned beside the definition's own ([`Tables::share`]); a
+    /// goal's tables have it all.
+    fn ordinary_budget(&self, goal: Option<&Goal>) -> u64 {
+        match (&self.share, goal) {
+            (Some(share), None) => share.ordinary,
+            _ => self.budget,
+        }
+    }
+
+    /// [`Tables::pruning`] planned in `budget` instead of the solver's own (`None`), as
+    /// a trial search uses ([`Tables::trial_budget`]).
+    pub fn pruning_in(
+        &mut self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        goal: Option<&Goal>,
+        budget: Option<u64>,
+        progress: &dyn Progress,
+    ) -> Result<&[Pruning], CompError> {
+        let key = (metric, goal_id(goal), budget);
         if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
-            // The definition's own tables share the budget with the reduced table when
-            // one was planned ([`Tables::share`]); a goal's tables have it all.
-            let budget = match (&self.share, goal) {
-                (Some(share), None) => share.ordinary,
-                _ => self.budget,
-            };
+            let budget = budget.unwrap_or_else(|| self.ordinary_budget(goal));
             let planned_all = plan::plan_report_with(puzzle, budget, goal.is_none())?.chosen;
             // A build of more than a gigabyte is announced with its size, a rough time
             // and a quicker --memory, before anything is built.
@@ -278,12 +293,90 @@ impl Tables {
         Ok(&self.pruning[&key])
     }
 
-    /// The pruning tables already built for `metric` and `goal` (none before
-    /// [`Tables::pruning`]).
-    pub fn built_pruning(&self, metric: Metric, goal: Option<&Goal>) -> &[Pruning] {
+    /// The pruning tables already built for `metric` and `goal` in `budget` (as given to
+    /// [`Tables::pruning_in`]; none before it).
+    pub fn built_pruning(
+        &self,
+        metric: Metric,
+        goal: Option<&Goal>,
+        budget: Option<u64>,
+    ) -> &[Pruning] {
         self.pruning
-            .get(&(metric, goal_id(goal)))
+            .get(&(metric, goal_id(goal), budget))
             .map_or(&[], |v| v.as_slice())
+    }
+
+    /// The entries still to fill before the tables `budget` plans for `metric` and
+    /// `goal` can be used: the pruning tables neither built in this run nor in the
+    /// cache folder, and the move tables of their components not yet built (nor
+    /// cached). What a trial search weighs against.
+    pub fn unbuilt_entries(
+        &self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        goal: Option<&Goal>,
+        budget: Option<u64>,
+    ) -> Result<u64, CompError> {
+        if self.pruning.contains_key(&(metric, goal_id(goal), budget)) {
+            return Ok(0);
+        }
+        let budget = budget.unwrap_or_else(|| self.ordinary_budget(goal));
+        let planned = plan::plan_report_with(puzzle, budget, goal.is_none())?.chosen;
+        let nm = puzzle.moves.len() as u64;
+        let mut entries = 0u64;
+        let mut seen: Vec<&CompSpec> = Vec::new();
+        for t in &planned {
+            let (name, params) = self.prune_id(t, metric, goal);
+            if !self.cached(&name, &params) {
+                entries = entries.saturating_add(t.len);
+            }
+            for c in &t.comps {
+                if self.index.contains_key(c) || seen.contains(&c) {
+                    continue;
+                }
+                seen.push(c);
+                let moves = comp::spec_count(puzzle, c)
+                    .unwrap_or(u64::MAX)
+                    .saturating_mul(nm);
+                if moves < CACHE_MOVE_TABLES_FROM || !self.cached_move(puzzle, c) {
+                    entries = entries.saturating_add(moves);
+                }
+            }
+        }
+        Ok(entries)
+    }
+
+    /// A budget for a trial search: the largest of a few smaller budgets whose tables
+    /// leave at most a sixteenth of what the solver's own budget still has to build
+    /// ([`Tables::unbuilt_entries`]), with the entries that still has to build; `None`
+    /// when there is none (every smaller budget builds as much, or cannot hold the move
+    /// tables the goal test needs) or the solver's budget has fewer than `from` entries
+    /// to build.
+    pub fn trial_budget(
+        &self,
+        puzzle: &Puzzle,
+        metric: Metric,
+        goal: Option<&Goal>,
+        from: u64,
+    ) -> Result<Option<(u64, u64)>, CompError> {
+        let full = self.unbuilt_entries(puzzle, metric, goal, None)?;
+        if full < from.max(1) {
+            return Ok(None);
+        }
+        let own = self.ordinary_budget(goal);
+        // The move tables the goal test reads are needed whatever the budget: only what
+        // is left beside them is cut.
+        let goal_bytes = plan::check_goal(puzzle, &puzzle.ignore, own)?;
+        for shift in 2..=16 {
+            let budget = goal_bytes + ((own - goal_bytes) >> shift);
+            let Ok(small) = self.unbuilt_entries(puzzle, metric, goal, Some(budget)) else {
+                break;
+            };
+            if small <= full / 16 {
+                return Ok(Some((budget, full)));
+            }
+        }
+        Ok(None)
     }
 
     /// The cache file name and parameters of a planned pruning table: the parameters
@@ -320,6 +413,26 @@ impl Tables {
         self.cache
             .path(name, self.cache.key(params))
             .is_some_and(|p| p.is_file())
+    }
+
+    /// The cache name and parameters of a component's move table.
+    fn move_id(puzzle: &Puzzle, spec: &CompSpec) -> (String, Vec<u8>) {
+        let mut params = vec![CONTENTS_VERSION];
+        params.extend_from_slice(b"move");
+        params.extend_from_slice(&spec.key_bytes());
+        let name = format!(
+            "mt-{}-{}-{:08x}",
+            puzzle.sets[spec.set].name,
+            spec.tag(),
+            file::content_hash(&spec.key_bytes()) as u32
+        );
+        (name, params)
+    }
+
+    /// Whether the cache folder holds the move table of `spec`.
+    fn cached_move(&self, puzzle: &Puzzle, spec: &CompSpec) -> bool {
+        let (name, params) = Self::move_id(puzzle, spec);
+        self.cached(&name, &params)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -109,6 +109,17 @@ fn verbose_explains_the_tables_and_the_probes() {
         err.contains("two: bound checks in use: CORNERS.po"),
         "{err}"
     );
+    // The build predicted before, and the time it took after.
+    assert!(
+        err.contains("  ordinary tables: ")
+            && err.contains(" entries to build (move tables included), predicted "),
+        "{err}"
+    );
+    assert!(
+        err.contains("two: tables ")
+            && err.contains(" (built or loaded for this scramble), search "),
+        "{err}"
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("  U' R'\n"));
     // Every check on every node: the same output.

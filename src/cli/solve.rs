@@ -14,13 +14,14 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::format_state;
 use ksolve::gods::database;
-use ksolve::progress::Progress;
+use ksolve::progress::{format_count, format_duration, Progress};
 use ksolve::puzzle::{
     IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
 };
 use ksolve::rng::Rng;
 use ksolve::search::{SolveOptions, Status as SearchStatus};
 use ksolve::solve::{Answerer, Reachability, Starts, Status};
+use ksolve::table::estimate;
 use ksolve::table::plan::check_goal;
 use ksolve::table::Tables;
 use std::io::Write;
@@ -237,6 +238,27 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 super::verbose::sym_line(share.plan.as_ref(), view.ordinary, budget)
             );
         }
+        // What building the ordinary tables should take, to set beside what it took (each
+        // scramble's line below); a large build may wait for a trial in small tables.
+        let metric = scrambles.first().map_or(Metric::Htm, |s| s.settings.metric);
+        let tables = answerer.solver().tables();
+        let entries = tables.unbuilt_entries(&puzzle, metric, None, None)?;
+        let threads = args
+            .threads
+            .map_or_else(rayon::current_num_threads, usize::from);
+        let trial = tables.trial_budget(&puzzle, metric, None, estimate::TRIAL_FROM)?;
+        errln!(
+            "  ordinary tables: {} entries to build (move tables included), predicted {}{}",
+            format_count(entries),
+            format_duration(estimate::build_time(entries, threads)),
+            match trial {
+                Some((small, _)) => format!(
+                    "; a trial search in tables planned in {} comes first",
+                    ksolve::memory::human(small)
+                ),
+                None => String::new(),
+            }
+        );
     }
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions {
@@ -372,6 +394,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             if let Some(line) = super::verbose::checks_line(&outcome.checks) {
                 errln!("{}: {line}", scramble.name);
             }
+            errln!(
+                "{}: tables {} (built or loaded for this scramble), search {}",
+                scramble.name,
+                format_duration(report.tables),
+                format_duration(report.total.saturating_sub(report.tables))
+            );
         }
         let unreachable = report.reach.reason();
         {

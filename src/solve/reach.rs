@@ -13,7 +13,8 @@
 //! - with guarded moves (`When`) or a definition whose goal is a set of positions, the
 //!   group ignores what the guards forbid and only bounds the answer: a given position
 //!   is then looked up in the exact distances from the goal ([`Reachability::exact`]), a
-//!   breadth-first search made once when it fits [`EXACT_BUDGET`];
+//!   breadth-first search made once when it fits [`EXACT_BUDGET`] (and, unless asked for
+//!   outright, when the group's order is at most [`EXACT_ORDER`]);
 //! - moves limited to 0 are not there at all: the position must be in the group the
 //!   other moves generate (with a goal: reach one of its positions with them).
 
@@ -38,6 +39,10 @@ pub enum Origin {
 /// positions): the verdict stays quick, so larger puzzles are left to the group's bound
 /// and the search.
 pub const EXACT_BUDGET: u64 = 64 << 20;
+
+/// The largest group order (which bounds the positions the guarded moves reach) for
+/// which a verdict makes the breadth-first search of [`Reachability::exact`] by itself.
+pub const EXACT_ORDER: u64 = 1 << 22;
 
 /// What the checks say about one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,22 +273,36 @@ impl Reachability<'_> {
         if marked {
             return Reach::Unknown("the position leaves parts of the puzzle unspecified".into());
         }
+        // The breadth-first search is made for the verdict only when the group (which
+        // bounds the reachable positions) is small enough for it to finish; a larger
+        // puzzle (the 15-puzzle) is left to the group and the search, as is one whose
+        // search is known to fail. `check` asks for the distances outright (its count).
+        let small = self
+            .group()
+            .is_some_and(|g| *g.order() <= crate::group::BigUint::from(EXACT_ORDER));
+        if self.exact.is_none() && !small {
+            return self.group_reach(start, ignore);
+        }
         match self.exact() {
             Ok(db) => match db.distance(start) {
                 Some(_) => Reach::Reachable { goal: None },
                 None => Reach::Unreachable("no sequence of moves takes it to the goal".into()),
             },
-            Err(_) => {
-                let target = crate::puzzle::Target {
-                    state: start.clone(),
-                    ignore: ignore.to_vec(),
-                };
-                match self.group().map(|g| g.check_target(&target)) {
-                    Some(Verdict::Unreachable(r)) => Reach::Unreachable(r.to_string()),
-                    Some(Verdict::Unknown(s)) => Reach::Unknown(s),
-                    _ => Reach::Reachable { goal: None },
-                }
-            }
+            Err(_) => self.group_reach(start, ignore),
+        }
+    }
+
+    /// The group's bound for a guarded puzzle's position: it proves some positions
+    /// unreachable, and says nothing against the others.
+    fn group_reach(&mut self, start: &State, ignore: &[IgnoreMask]) -> Reach {
+        let target = crate::puzzle::Target {
+            state: start.clone(),
+            ignore: ignore.to_vec(),
+        };
+        match self.group().map(|g| g.check_target(&target)) {
+            Some(Verdict::Unreachable(r)) => Reach::Unreachable(r.to_string()),
+            Some(Verdict::Unknown(s)) => Reach::Unknown(s),
+            _ => Reach::Reachable { goal: None },
         }
     }
 }

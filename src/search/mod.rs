@@ -32,6 +32,7 @@ pub mod ordered;
 mod probe;
 pub mod random;
 mod reduced;
+mod trial;
 mod tuning;
 mod worker;
 mod zero;
@@ -207,11 +208,8 @@ pub struct Solver<'p> {
     guarded: Option<guarded::GuardTables>,
     /// Departures from the defaults that only tests ask for.
     tuning: Tuning,
-    /// Whether a search has said that it tries first without a large reduced table
-    /// (said once per solver, not once per scramble).
-    deferral_said: bool,
-    /// The same for the trial in small tables ([`Tables::trial_budget`]).
-    trial_said: bool,
+    /// Which trials without large tables this solver has announced ([`trial`]).
+    trials: trial::Trials,
     /// Time spent preparing searches (building or loading tables, finding the
     /// symmetries), over every search so far.
     table_time: std::time::Duration,
@@ -229,8 +227,7 @@ impl<'p> Solver<'p> {
             limit_groups: limits::LimitGroups::default(),
             guarded: None,
             tuning: Tuning::default(),
-            deferral_said: false,
-            trial_said: false,
+            trials: trial::Trials::default(),
             table_time: std::time::Duration::ZERO,
         }
     }
@@ -461,36 +458,22 @@ impl<'p> Solver<'p> {
         {
             self.tables.share(puzzle, g)?;
         }
-        // Tables that take long to build wait for a trial search without them, which
-        // gives up before a bound projected to cost more nodes than building them: a
-        // position near solved is answered in seconds instead of after the builds. First
-        // the ordinary tables (a trial in tables planned in a smaller budget), then the
-        // reduced table (a trial in the ordinary tables).
-        let mut tier = None;
-        let mut budget = None;
-        if !puzzle.has_guards() {
-            use crate::table::estimate::{ENTRIES_PER_TRIAL_NODE, TRIAL_FROM};
-            let from = self.tuning.trial_nodes.map_or(TRIAL_FROM, |_| 1);
-            if let Some((small, entries)) =
-                self.tables
-                    .trial_budget(puzzle, settings.metric, goal, from)?
-            {
-                tier = Some(small);
-                budget = Some(
-                    self.tuning
-                        .trial_nodes
-                        .unwrap_or(entries / ENTRIES_PER_TRIAL_NODE),
-                );
-                if !std::mem::replace(&mut self.trial_said, true) {
-                    progress.note(&format!(
-                        "searching first with small tables; the planned ones ({} entries \
-                         to build) are built once the search shows it would take longer \
-                         than building them",
-                        crate::progress::format_count(entries)
-                    ));
-                }
-            }
-        }
+        // Tables that take long to build wait for a trial search without them
+        // ([`trial`]): first the ordinary tables, guarded puzzles excepted.
+        let (mut tier, mut budget) = match puzzle.has_guards() {
+            true => (None, None),
+            false => self
+                .trials
+                .ordinary(
+                    &self.tables,
+                    puzzle,
+                    settings.metric,
+                    goal,
+                    self.tuning.trial_nodes,
+                    progress,
+                )?
+                .unzip(),
+        };
         // The reduced table's trial comes with the first pass in the planned ordinary
         // tables; when a trial gives up, the next pass builds what it waited for and
         // searches again.
@@ -511,28 +494,16 @@ impl<'p> Solver<'p> {
                     .flatten(),
             };
             if let (Some(g), true) = (group, first) {
-                // A large reduced table not yet built waits until a trial search without
-                // it shows that the search would cost more than building it.
-                use crate::table::sym::cached::{DEFER_FROM, ENTRIES_PER_NODE};
-                let from = self.tuning.trial_nodes.map_or(DEFER_FROM, |_| 0);
-                let deferrable = self
-                    .tables
-                    .sym_deferrable(puzzle, settings.metric, g, from)?;
-                if let Some(entries) = deferrable {
-                    budget = Some(
-                        self.tuning
-                            .trial_nodes
-                            .unwrap_or(entries / ENTRIES_PER_NODE),
-                    );
-                    if !std::mem::replace(&mut self.deferral_said, true) {
-                        progress.note(&format!(
-                            "searching first without the symmetry-reduced table ({} entries); \
-                             it is built once the search shows it would take longer than \
-                             building it",
-                            crate::progress::format_count(entries)
-                        ));
-                    }
-                }
+                let nodes = self.tuning.trial_nodes;
+                let waits = self.trials.reduced(
+                    &mut self.tables,
+                    puzzle,
+                    settings.metric,
+                    g,
+                    nodes,
+                    progress,
+                )?;
+                budget = waits.or(budget);
             }
             if tier.is_none() {
                 first = false;

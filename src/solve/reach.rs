@@ -190,18 +190,7 @@ impl<'p> Reachability<'p> {
             (Some(goal), _) => goal_reach(self.goals.verdict(puzzle, goal, start, ignore, None)),
             (None, Origin::Made) => Reach::Reachable { goal: None },
             (None, Origin::Given) if self.guarded() => self.exact_reach(start, ignore),
-            (None, Origin::Given) => {
-                let target = crate::puzzle::Target {
-                    state: start.clone(),
-                    ignore: ignore.to_vec(),
-                };
-                let g = self.group().expect("built above");
-                match g.check_target(&target) {
-                    Verdict::Reachable => Reach::Reachable { goal: None },
-                    Verdict::Unreachable(r) => Reach::Unreachable(r.to_string()),
-                    Verdict::Unknown(s) => Reach::Unknown(s),
-                }
-            }
+            (None, Origin::Given) => self.group_reach(start, ignore),
         };
         if let Reach::Unreachable(_) = reach {
             return reach;
@@ -227,11 +216,7 @@ impl<'p> Reachability<'p> {
                     .limited
                     .entry(allowed.clone())
                     .or_insert_with(|| Group::generated_by(puzzle, &allowed).ok());
-                let target = crate::puzzle::Target {
-                    state: start.clone(),
-                    ignore: ignore.to_vec(),
-                };
-                match sub.as_ref().map(|g| g.check_target(&target)) {
+                match sub.as_ref().map(|g| check_at(g, start, ignore)) {
                     Some(Verdict::Unreachable(r)) => Some(r.to_string()),
                     _ => None,
                 }
@@ -292,19 +277,23 @@ impl Reachability<'_> {
         }
     }
 
-    /// The group's bound for a guarded puzzle's position: it proves some positions
-    /// unreachable, and says nothing against the others.
+    /// The group's verdict on a given position (for a guarded puzzle, a bound: it proves
+    /// some positions unreachable, and says nothing against the others).
     fn group_reach(&mut self, start: &State, ignore: &[IgnoreMask]) -> Reach {
-        let target = crate::puzzle::Target {
-            state: start.clone(),
-            ignore: ignore.to_vec(),
-        };
-        match self.group().map(|g| g.check_target(&target)) {
+        match self.group().map(|g| check_at(g, start, ignore)) {
             Some(Verdict::Unreachable(r)) => Reach::Unreachable(r.to_string()),
             Some(Verdict::Unknown(s)) => Reach::Unknown(s),
             _ => Reach::Reachable { goal: None },
         }
     }
+}
+
+/// `group`'s verdict on `start`, free where `ignore` says.
+fn check_at(group: &Group, start: &State, ignore: &[IgnoreMask]) -> Verdict {
+    group.check_target(&crate::puzzle::Target {
+        state: start.clone(),
+        ignore: ignore.to_vec(),
+    })
 }
 
 /// A goal check's answer as a verdict.

@@ -208,8 +208,15 @@ fn benches(c: &mut Criterion) {
         pr.comps.iter().map(|&id| tables.comp(id)).collect();
     let conj = ksolve::table::sym::Conjugator::new(&p2, &comps);
     let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
-    let classes = ksolve::table::sym::classes::Classes::build(&p2, &group, &syms, &conj, &sizes)
-        .expect("classes");
+    let classes = ksolve::table::sym::classes::Classes::build(
+        &p2,
+        &group,
+        &syms,
+        &conj,
+        &sizes,
+        &ksolve::progress::Silent,
+    )
+    .expect("classes");
     let goals: Vec<Vec<u32>> = comps.iter().map(|c| c.goal_values(&p2, None)).collect();
     let reduced = ksolve::table::sym::table::SymTable::build(
         &p2,

@@ -259,3 +259,60 @@ fn listing_does_not_count_as_use() {
     let text = s.cache(&["list"]);
     assert!(text.contains("used just now"), "{text}");
 }
+
+/// `tables build` prints the plan before building, and builds every file a later solve
+/// reads: the solve (in either metric) then writes nothing new to the folder.
+#[test]
+fn tables_build_makes_every_table_a_solve_then_reads() {
+    for qtm in [false, true] {
+        let s = Setup::new();
+        let def = s.def("b", "cube");
+        let mut cmd = ksolve();
+        cmd.args(["tables", "build"])
+            .arg(&def)
+            .arg("--tables")
+            .arg(&s.tables);
+        if qtm {
+            cmd.arg("--qtm");
+            std::fs::write(&s.scr, format!("QTM\n{SCRAMBLES}")).unwrap();
+        }
+        let out = cmd.timeout(Duration::from_secs(120)).output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{stdout}");
+        let (plan, ready) = (
+            stdout.find("Tables for").expect("the plan"),
+            stdout.find("Ready in").expect("the summary"),
+        );
+        assert!(plan < ready, "{stdout}");
+        let metric = if qtm { "pt-qtm-" } else { "pt-htm-" };
+        assert!(stdout.contains(metric), "{stdout}");
+        let stamp = |names: &[String]| -> Vec<(String, SystemTime)> {
+            names
+                .iter()
+                .map(|n| {
+                    let m = std::fs::metadata(s.tables.join(n)).unwrap();
+                    (n.clone(), m.modified().unwrap())
+                })
+                .collect()
+        };
+        let built = s.names();
+        assert!(built.iter().any(|n| n.contains(metric)), "{built:?}");
+        let before = stamp(&built);
+        s.solve(&def);
+        // The manifest records each use; the tables themselves are neither rebuilt
+        // nor joined by new ones.
+        let after: Vec<_> = stamp(&s.names())
+            .into_iter()
+            .filter(|(n, _)| !n.ends_with(".manifest.ktb"))
+            .collect();
+        let before: Vec<_> = before
+            .into_iter()
+            .filter(|(n, _)| !n.ends_with(".manifest.ktb"))
+            .collect();
+        assert_eq!(before, after, "qtm {qtm}");
+    }
+    // `cache` is still the same command.
+    let s = Setup::new();
+    s.solve(&s.def("b", "cube"));
+    assert!(s.cache(&["list"]).contains("b cube"));
+}

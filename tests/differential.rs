@@ -24,7 +24,7 @@
 //! Replaying: a failure names its seed; `KSOLVE_DIFF_SEED=SEED cargo test --test
 //! integration differential::` runs that one definition (and prints it). By default 300 definitions run;
 //! `KSOLVE_SLOW_TESTS=1` runs 5,000 with a larger position cap; `KSOLVE_DIFF_COUNT=N`
-//! sets the count.
+//! sets the count; `KSOLVE_DIFF_SLOW=SECONDS` names every definition that took longer.
 
 use crate::common;
 
@@ -654,6 +654,28 @@ fn metric_line(metric: Metric) -> &'static str {
 /// The most a position asked of a search may cost (in the metric's units).
 const MAX_SOLVE: u32 = 12;
 
+/// The tree a search of one position may have to walk: IDA* visits about b^d nodes for
+/// a position d deep with b moves worth trying after the last (every move but the other
+/// powers of the same base move). With weak tables (a `Block`, which the pruning tables
+/// do not see, and an `Ignore`, which makes thousands of optimal solutions to list)
+/// a puzzle with moves of order 12 took minutes at depth 12; such puzzles are asked
+/// positions no deeper than this tree allows.
+const SEARCH_TREE: f64 = 1e9;
+
+/// The deepest position asked of a search of `p`: [`MAX_SOLVE`], or less where a
+/// `Block` or an `Ignore` meets many moves (see [`SEARCH_TREE`]).
+fn max_solve(spec: &Spec, p: &Puzzle) -> u32 {
+    if spec.block.is_none() && spec.ignore.is_none() {
+        return MAX_SOLVE;
+    }
+    let most_powers = (0..p.base_moves.len())
+        .map(|b| p.moves.iter().filter(|m| m.base == b).count())
+        .max()
+        .unwrap_or(1);
+    let b = (p.moves.len() + 1).saturating_sub(most_powers).max(2) as f64;
+    ((SEARCH_TREE.ln() / b.ln()) as u32).clamp(3, MAX_SOLVE)
+}
+
 /// What one definition's run checked, for the totals.
 #[derive(Default)]
 struct Tally {
@@ -793,8 +815,9 @@ fn run_one(seed: u64, scale: &Scale) -> (bool, usize) {
         }
         // Positions the searches are asked to solve: deep ones of a puzzle with two
         // moves take IDA* millions of nodes, which a debug build makes slow.
+        let deepest = max_solve(&spec, &puzzle);
         let near: Vec<usize> = (0..graph.states.len())
-            .filter(|&i| dist[i] <= MAX_SOLVE)
+            .filter(|&i| dist[i] <= deepest)
             .collect();
         let db = database::Database::in_memory("diff", &puzzle, &auto).expect("database");
         // `solve --database` answers through the library's entry point, as the command
@@ -1059,7 +1082,7 @@ fn limits(case: &Case, solver: &mut Solver, metric: Metric, rng: &mut Rng) -> us
         else {
             continue;
         };
-        if want.is_some_and(|d| d > MAX_SOLVE) {
+        if want.is_some_and(|d| d > max_solve(spec, p)) {
             continue;
         }
         let body: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
@@ -1218,7 +1241,7 @@ fn unknowns(case: &Case, solver: &mut Solver, metric: Metric, rng: &mut Rng) -> 
         let Ok(want) = reference(spec, &start, metric, &[], &done, 400_000) else {
             continue;
         };
-        if want.is_some_and(|d| d > MAX_SOLVE) {
+        if want.is_some_and(|d| d > max_solve(spec, p)) {
             continue;
         }
         let mut text = format!("{}\nScramble q\n", metric_line(metric));
@@ -1287,7 +1310,7 @@ fn goals(case: &Case, solver: &mut Solver, metric: Metric, rng: &mut Rng) -> usi
     let scr = parse_scrambles(text.as_bytes(), "diff.txt", p).expect("a scramble with a goal");
     let done = |q: &Pos| targets.iter().any(|&t| &g.states[t] == q);
     let want = reference(spec, &g.states[i], metric, &[], &done, usize::MAX).unwrap();
-    if want.is_some_and(|d| d > MAX_SOLVE) {
+    if want.is_some_and(|d| d > max_solve(spec, p)) {
         return 0;
     }
     let (state, ignore) = scramble_position(&scr[0]);
@@ -1347,7 +1370,16 @@ fn run_part(part: u64, want: usize) {
     while tally.definitions + failures.len() < want {
         let seed = single.unwrap_or_else(|| seed_of(i));
         i += 4;
+        let began = std::time::Instant::now();
         let r = std::panic::catch_unwind(|| run_one(seed, &scale));
+        // A slow run is easier to read when the definitions that cost the time name
+        // themselves; `KSOLVE_DIFF_SLOW=SECONDS` prints each one that took longer.
+        if let Some(limit) = env_number("KSOLVE_DIFF_SLOW") {
+            let took = began.elapsed().as_secs_f64();
+            if took >= limit as f64 {
+                eprintln!("differential part {part}: KSOLVE_DIFF_SEED={seed} took {took:.1} s");
+            }
+        }
         match r {
             Ok((true, solves)) => {
                 tally.definitions += 1;

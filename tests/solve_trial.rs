@@ -99,3 +99,44 @@ fn a_trial_in_small_tables_changes_no_answer() {
     assert!(in_trial >= list.len(), "{in_trial}");
     assert!(built_after > 0, "no trial gave up");
 }
+
+/// After `Solver::build_tables` (what `ksolve tables build` does), nothing waits for a
+/// trial: the same forced trial that runs on a fresh solver is not announced.
+#[test]
+fn built_tables_leave_nothing_to_try_first() {
+    let def = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/2x2x2.def"),
+    )
+    .unwrap();
+    let p = puzzle(&def);
+    let list = scrambles(&p, SCRAMBLES);
+    let s = &list[1];
+    let (start, ignore) = position(&p, s);
+    for build in [false, true] {
+        let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 256 << 20));
+        solver.tune(Tuning {
+            trial_nodes: Some(0),
+            ..Tuning::default()
+        });
+        if build {
+            solver
+                .build_tables(s.settings.metric, false, &ksolve::progress::Silent)
+                .unwrap();
+        }
+        let notes = Notes::default();
+        let o = solver
+            .solve(
+                &start,
+                &ignore,
+                &s.settings,
+                SolveOptions::default(),
+                &notes,
+                |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(o.solutions[0].len(), 9);
+        let notes = notes.0.into_inner().unwrap();
+        let tried = notes.iter().any(|n| n.contains("searching first"));
+        assert_eq!(tried, !build, "built first: {build}, notes {notes:?}");
+    }
+}

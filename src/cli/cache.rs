@@ -1,6 +1,7 @@
-//! `ksolve cache list` and `ksolve cache clear [DEF]`: what the table cache folder holds
-//! (each table, the definition it was built for, its size, when it was last used) and
-//! removing it, all of it or one definition's.
+//! `ksolve tables list` and `ksolve tables clear [DEF]` (also spelt `cache`): what the
+//! table cache folder holds (each table, the definition it was built for, its size, when
+//! it was last used) and removing it, all of it or one definition's; `tables build` is
+//! in [`super::build`].
 
 use super::EXIT_OK;
 use anyhow::Context;
@@ -10,11 +11,12 @@ use ksolve::storage::inventory::{self, CachedFile, Inventory, Selector};
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Inspect or empty the table cache folder.
+/// Build, inspect or empty the table cache folder.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
-  ksolve cache list                        every cached table and what it was built for
-  ksolve cache clear puzzles/3x3x3.def     remove the tables of one definition")]
+  ksolve tables build puzzles/3x3x3.def --memory 3G   build what solve would, ahead of time
+  ksolve tables list                       every cached table and what it was built for
+  ksolve tables clear puzzles/3x3x3.def    remove the tables of one definition")]
 pub struct CacheArgs {
     #[command(subcommand)]
     action: Action,
@@ -22,11 +24,15 @@ pub struct CacheArgs {
 
 #[derive(Debug, clap::Subcommand)]
 enum Action {
+    /// Build (or load) every table `solve` would end up with under a budget, the plan
+    /// printed first; later solves under the same budget load them instead of trying
+    /// small tables first.
+    Build(super::build::BuildArgs),
     /// List each cached table: the definition it was built for, its size and when it
     /// was last used, with totals.
     #[command(after_help = "Examples:
-  ksolve cache list                  the default cache folder
-  ksolve cache list --tables t --json   folder t, as one JSON object")]
+  ksolve tables list                  the default cache folder
+  ksolve tables list --tables t --json   folder t, as one JSON object")]
     List {
         /// The cache folder, as for `solve` (default: ./tables when it exists, else the
         /// user's cache folder).
@@ -40,8 +46,8 @@ enum Action {
     /// temporary, or with DEF only the tables built for that definition (its present
     /// contents or earlier contents of the same path). Other files are left alone.
     #[command(after_help = "Examples:
-  ksolve cache clear                      everything ksolve owns in the cache folder
-  ksolve cache clear puzzles/3x3x3.def    only the tables built for this definition")]
+  ksolve tables clear                      everything ksolve owns in the cache folder
+  ksolve tables clear puzzles/3x3x3.def    only the tables built for this definition")]
     Clear {
         /// Only this definition's tables.
         def: Option<PathBuf>,
@@ -90,6 +96,7 @@ struct JsonList {
 
 pub fn run(args: CacheArgs) -> anyhow::Result<u8> {
     match args.action {
+        Action::Build(args) => super::build::run(args),
         Action::List { tables, json } => list(cache_dir(tables.as_deref()), json),
         Action::Clear { def, tables } => clear(cache_dir(tables.as_deref()), def),
     }

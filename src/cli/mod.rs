@@ -13,6 +13,7 @@ macro_rules! errln {
 }
 
 mod alg;
+mod build;
 mod cache;
 mod check;
 mod god;
@@ -84,8 +85,10 @@ enum Command {
     God(god::GodArgs),
     /// Solve every scramble of a scramble file optimally (ksolve+'s `ksolve DEF SCR`).
     Solve(solve::SolveArgs),
-    /// List or clear the table cache folder (`cache list`, `cache clear [DEF]`).
-    Cache(cache::CacheArgs),
+    /// Build tables ahead of time, list or clear the table cache folder (`tables build
+    /// DEF`, `tables list`, `tables clear [DEF]`; also spelt `cache`).
+    #[command(visible_alias = "cache")]
+    Tables(cache::CacheArgs),
     /// Invert, simplify, measure or show algorithms (`alg DEF invert "R U R' U'"`);
     /// without an algorithm, one per line of standard input.
     Alg(alg::AlgArgs),
@@ -113,6 +116,7 @@ const SUBCOMMANDS: &[&str] = &[
     "check",
     "solve",
     "god",
+    "tables",
     "cache",
     "alg",
     "stats",
@@ -199,7 +203,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Check(args) => check::run(args),
         Command::God(args) => god::run(args),
         Command::Solve(args) => solve::run(args),
-        Command::Cache(args) => cache::run(args),
+        Command::Tables(args) => cache::run(args),
         Command::Alg(args) => alg::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Completions(args) => shell::completions(args),
@@ -221,7 +225,10 @@ mod tests {
     fn subcommands_list_matches_clap() {
         let mut clap: Vec<String> = Cli::command()
             .get_subcommands()
-            .map(|c| c.get_name().to_string())
+            .flat_map(|c| {
+                std::iter::once(c.get_name().to_string())
+                    .chain(c.get_visible_aliases().map(str::to_string))
+            })
             .chain(["help".to_string()])
             .collect();
         clap.sort();

@@ -14,14 +14,13 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::format_state;
 use ksolve::gods::database;
-use ksolve::progress::{format_count, format_duration, Progress};
+use ksolve::progress::{format_duration, Progress};
 use ksolve::puzzle::{
     IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
 };
 use ksolve::rng::Rng;
 use ksolve::search::{SolveOptions, Status as SearchStatus};
 use ksolve::solve::{Answerer, Reachability, Starts, Status};
-use ksolve::table::estimate;
 use ksolve::table::plan::check_goal;
 use ksolve::table::Tables;
 use std::io::Write;
@@ -225,40 +224,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         .with_reachability(reach)
         .with_database(db);
     if args.verbose {
-        // The solver plans what its first search will use (and keeps it), so `-v` costs
-        // nothing the search would not spend anyway.
         let has_goal = scrambles.first().is_some_and(|s| s.settings.goal.is_some());
-        let view = answerer.solver().plan(has_goal, args.no_symmetry)?;
-        for line in super::verbose::plan_lines(&puzzle, &view.report, view.ordinary) {
-            errln!("{line}");
-        }
-        if let Some(share) = &view.share {
-            errln!(
-                "{}",
-                super::verbose::sym_line(share.plan.as_ref(), view.ordinary, budget)
-            );
-        }
-        // What building the ordinary tables should take, to set beside what it took (each
-        // scramble's line below); a large build may wait for a trial in small tables.
         let metric = scrambles.first().map_or(Metric::Htm, |s| s.settings.metric);
-        let tables = answerer.solver().tables();
-        let entries = tables.unbuilt_entries(&puzzle, metric, None, None)?;
         let threads = args
             .threads
             .map_or_else(rayon::current_num_threads, usize::from);
-        let trial = tables.trial_budget(&puzzle, metric, None, estimate::TRIAL_FROM)?;
-        errln!(
-            "  ordinary tables: {} entries to build (move tables included), predicted {}{}",
-            format_count(entries),
-            format_duration(estimate::build_time(entries, threads)),
-            match trial {
-                Some((small, _)) => format!(
-                    "; a trial search in tables planned in {} comes first",
-                    ksolve::memory::human(small)
-                ),
-                None => String::new(),
-            }
-        );
+        let plan = super::verbose::Plan {
+            metric,
+            has_goal,
+            no_symmetry: args.no_symmetry,
+            threads,
+            budget,
+            trials: true,
+        };
+        for line in plan.lines(answerer.solver())? {
+            errln!("{line}");
+        }
     }
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let options = SolveOptions {

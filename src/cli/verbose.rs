@@ -2,10 +2,60 @@
 //! before any table is built.
 
 use ksolve::memory::human;
-use ksolve::puzzle::Puzzle;
-use ksolve::search::CheckUse;
+use ksolve::progress::{format_count, format_duration};
+use ksolve::puzzle::{Metric, Puzzle};
+use ksolve::search::{CheckUse, SearchError, Solver};
+use ksolve::table::estimate;
 use ksolve::table::plan::PlanReport;
 use ksolve::table::sym::plan::SymPlan;
+
+/// What a search (or `tables build`) is planned for: `solve -v` and `tables build`
+/// print the same plan.
+pub struct Plan {
+    pub metric: Metric,
+    /// Whether the scrambles ask for a goal of their own (no reduced table then).
+    pub has_goal: bool,
+    pub no_symmetry: bool,
+    pub threads: usize,
+    pub budget: u64,
+    /// Whether searches may try small tables first (not when building ahead).
+    pub trials: bool,
+}
+
+impl Plan {
+    /// The whole plan as lines: the ordinary tables weighed and chosen, the
+    /// symmetry-reduced table, and what building the ordinary tables should take (to
+    /// set beside what it took); a large build may wait for a trial in small tables.
+    /// The solver plans what its first search will use and keeps it, so asking costs
+    /// nothing the search would not spend anyway.
+    pub fn lines(&self, solver: &mut Solver<'_>) -> Result<Vec<String>, SearchError> {
+        let puzzle = solver.puzzle();
+        let view = solver.plan(self.has_goal, self.no_symmetry)?;
+        let mut out = plan_lines(puzzle, &view.report, view.ordinary);
+        if let Some(share) = &view.share {
+            out.push(sym_line(share.plan.as_ref(), view.ordinary, self.budget));
+        }
+        let tables = solver.tables();
+        let entries = tables.unbuilt_entries(puzzle, self.metric, None, None)?;
+        let trial = match self.trials {
+            true => tables.trial_budget(puzzle, self.metric, None, estimate::TRIAL_FROM)?,
+            false => None,
+        };
+        out.push(format!(
+            "  ordinary tables: {} entries to build (move tables included), predicted {}{}",
+            format_count(entries),
+            format_duration(estimate::build_time(entries, self.threads)),
+            match trial {
+                Some((small, _)) => format!(
+                    "; a trial search in tables planned in {} comes first",
+                    human(small)
+                ),
+                None => String::new(),
+            }
+        ));
+        Ok(out)
+    }
+}
 
 /// The report as lines: each plan weighed (largest component, tables, bytes, score),
 /// the chosen one marked, then the chosen tables one per line.

@@ -216,9 +216,9 @@ impl Tables {
                     format_count(p.raw),
                     p.syms.len()
                 );
-                progress.start(&what, None);
+                progress.start(&what, Some(p.raw));
                 let conj = Conjugator::new(puzzle, &a);
-                let c = Classes::build(puzzle, group, &p.syms, &conj, &sizes)
+                let c = Classes::build(puzzle, group, &p.syms, &conj, &sizes, progress)
                     .expect("the planner keeps class tables in range");
                 progress.finish();
                 let bytes = c.to_bytes();

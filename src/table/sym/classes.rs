@@ -10,6 +10,7 @@
 //! needs.
 
 use super::{split, Conjugator};
+use crate::progress::Progress;
 use crate::puzzle::Puzzle;
 use crate::symmetry::SymmetryGroup;
 use std::collections::HashMap;
@@ -74,13 +75,15 @@ impl Classes {
 
     /// Finds the classes of the product of `conj`'s components (value counts `sizes`)
     /// under the symmetries `syms` of `group` (each accepted by [`super::closed`]; the
-    /// identity first; closed under products and inverses).
+    /// identity first; closed under products and inverses). `progress` is told of the
+    /// values visited (the caller starts the phase with their count as its total).
     pub fn build(
         puzzle: &Puzzle,
         group: &SymmetryGroup,
         syms: &[usize],
         conj: &Conjugator,
         sizes: &[u64],
+        progress: &dyn Progress,
     ) -> Result<Classes, ClassError> {
         let n: u64 = sizes.iter().product();
         if n >= UNSET as u64 {
@@ -103,7 +106,13 @@ impl Classes {
         let k = sizes.len();
         let (mut vals, mut out) = (vec![0u32; k], vec![0u32; k]);
         let strides = crate::table::prune::strides_of(sizes);
+        // The pass visits every value once; progress is told in steps of a block of
+        // values so that the bar (with its time left) costs nothing measurable.
+        const STEP: u64 = 1 << 16;
         for r in 0..n {
+            if r % STEP == STEP - 1 {
+                progress.inc(STEP);
+            }
             if raw[r as usize] != UNSET {
                 continue;
             }

@@ -41,7 +41,7 @@ fn check_classes(p: &Puzzle, g: &SymmetryGroup, specs: &[CompSpec]) -> Classes {
     let syms = subgroup(p, g, specs, &[]);
     let conj = Conjugator::new(p, &refs);
     let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
-    let classes = Classes::build(p, g, &syms, &conj, &sizes).unwrap();
+    let classes = Classes::build(p, g, &syms, &conj, &sizes, &crate::progress::Silent).unwrap();
     let strides = crate::table::prune::strides_of(&sizes);
     let rank = |v: &[u32]| -> u64 { v.iter().zip(&strides).map(|(&a, &s)| a as u64 * s).sum() };
     let mut sc = conj.scratch(p);
@@ -113,7 +113,15 @@ fn compare_entry_by_entry(p: &Puzzle, major: &[CompSpec], minor: &[CompSpec], me
     let b: Vec<Component> = minor.iter().map(|s| built(p, s)).collect();
     let (ar, br): (Vec<&Component>, Vec<&Component>) = (a.iter().collect(), b.iter().collect());
     let sizes: Vec<u64> = a.iter().map(|c| c.count as u64).collect();
-    let classes = Classes::build(p, &g, &syms, &Conjugator::new(p, &ar), &sizes).unwrap();
+    let classes = Classes::build(
+        p,
+        &g,
+        &syms,
+        &Conjugator::new(p, &ar),
+        &sizes,
+        &crate::progress::Silent,
+    )
+    .unwrap();
     assert!(classes.stab_sets.len() > 1, "no self-symmetric class");
     let conj = minor_conj(p, &g, &syms, &br);
     let all: Vec<&Component> = ar.iter().chain(&br).copied().collect();
@@ -182,7 +190,15 @@ fn a_settled_table_is_exact_below_its_last_layer_and_a_lower_bound_in_it() {
     let a: Vec<Component> = major.iter().map(|s| built(&p, s)).collect();
     let ar: Vec<&Component> = a.iter().collect();
     let sizes: Vec<u64> = a.iter().map(|c| c.count as u64).collect();
-    let classes = Classes::build(&p, &g, &syms, &Conjugator::new(&p, &ar), &sizes).unwrap();
+    let classes = Classes::build(
+        &p,
+        &g,
+        &syms,
+        &Conjugator::new(&p, &ar),
+        &sizes,
+        &crate::progress::Silent,
+    )
+    .unwrap();
     let goals: Vec<Vec<u32>> = ar
         .iter()
         .map(|c| c.goal_values(&p, p.ignore.get(c.spec.set)))

@@ -7,8 +7,11 @@
 //! `0..count()`, `unrank(rank(x)) == x`, and ranks follow lexicographic order of the
 //! vectors, so rank 0 is the sorted arrangement.
 
+mod kperm;
 #[cfg(test)]
 mod tests;
+
+pub use kperm::KPerm;
 
 /// Ranks the arrangements of a fixed multiset of labels. With all labels distinct this
 /// is the Lehmer code of a permutation.
@@ -57,6 +60,30 @@ impl PermCoord {
     /// Whether the coordinate covers no positions.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The labels carried by one piece each, when every other piece carries one and the
+    /// same label (or there is no other): then an arrangement is told by where those
+    /// pieces stand, a k-permutation ([`KPerm`]).
+    pub fn singles(&self) -> Option<Vec<u16>> {
+        if self.counts.iter().filter(|&&c| c > 1).count() > 1 {
+            return None;
+        }
+        Some(
+            (0..self.counts.len())
+                .filter(|&l| self.counts[l] == 1)
+                .map(|l| l as u16)
+                .collect(),
+        )
+    }
+
+    /// The label more than one piece carries, when there is exactly one such.
+    pub fn repeated(&self) -> Option<u16> {
+        let mut many = (0..self.counts.len()).filter(|&l| self.counts[l] > 1);
+        match (many.next(), many.next()) {
+            (Some(l), None) => Some(l as u16),
+            _ => None,
+        }
     }
 
     /// Whether every label is distinct (a plain permutation).

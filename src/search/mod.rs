@@ -213,6 +213,8 @@ pub struct Solver<'p> {
     /// Time spent preparing searches (building or loading tables, finding the
     /// symmetries), over every search so far.
     table_time: std::time::Duration,
+    /// Time spent deepening, over every search so far.
+    search_time: std::time::Duration,
 }
 
 impl<'p> Solver<'p> {
@@ -229,6 +231,7 @@ impl<'p> Solver<'p> {
             tuning: Tuning::default(),
             trials: trial::Trials::default(),
             table_time: std::time::Duration::ZERO,
+            search_time: std::time::Duration::ZERO,
         }
     }
 
@@ -341,8 +344,27 @@ impl<'p> Solver<'p> {
         progress: &dyn Progress,
         on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
     ) -> Result<Outcome, SearchError> {
-        // Everything before the deepening prepares it: counted as table time.
-        let mut setup = std::time::Instant::now();
+        // Everything but the deepening prepares it (building or loading tables, the
+        // verdicts on limits, the symmetries): counted as table time, whichever way the
+        // search returns.
+        let began = std::time::Instant::now();
+        let searched = self.search_time;
+        let r = self.search_each(start, ignore, settings, options, progress, on_solution);
+        let deepening = self.search_time.saturating_sub(searched);
+        self.table_time += began.elapsed().saturating_sub(deepening);
+        r
+    }
+
+    /// [`Solver::solve_each`] without its accounting of time.
+    fn search_each(
+        &mut self,
+        start: &State,
+        ignore: &[IgnoreMask],
+        settings: &SolveSettings,
+        options: SolveOptions,
+        progress: &dyn Progress,
+        on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
+    ) -> Result<Outcome, SearchError> {
         let puzzle = self.puzzle;
         let merged;
         let ignore = if puzzle.goal_is_set() {
@@ -765,9 +787,10 @@ impl<'p> Solver<'p> {
                 bounded: reach == limits::Reach::Bounded,
                 budget,
             };
-            self.table_time += setup.elapsed();
-            let deepened = run.deepen(&ctx, plan, h0, outcome, on_solution)?;
-            setup = std::time::Instant::now();
+            let deepening = std::time::Instant::now();
+            let deepened = run.deepen(&ctx, plan, h0, outcome, on_solution);
+            self.search_time += deepening.elapsed();
+            let deepened = deepened?;
             match deepened {
                 deepen::Deepened::Done(mut outcome) => {
                     outcome.nodes += trial_nodes;

@@ -13,7 +13,7 @@
 //! product of components is a valid abstraction of the puzzle, and distances measured in
 //! it never exceed true distances.
 
-use crate::coord::{CoordError, OriCoord, PermCoord};
+use crate::coord::{CoordError, KPerm, OriCoord, PermCoord};
 use crate::puzzle::{Puzzle, SetState, State};
 use rayon::prelude::*;
 
@@ -379,7 +379,6 @@ impl Component {
     pub fn build_table(&mut self, puzzle: &Puzzle) {
         let nm = puzzle.moves.len();
         let set = self.spec.set;
-        let n = puzzle.sets[set].orientations.max(1);
         if let Coder::Pos = self.coder {
             // A piece at position j goes to the position i with move.perm[i] == j.
             let mut table = vec![0u32; self.len * nm];
@@ -391,7 +390,6 @@ impl Component {
             self.table = table;
             return;
         }
-        let len = self.len;
         // A move that is a power of another move of the table is read off that move's
         // column instead of decoded, moved and encoded again: on the 3x3x3 two moves of
         // three are, and encoding is most of a value's cost.
@@ -419,28 +417,9 @@ impl Component {
             }
             c
         };
-        let mut first = vec![0u32; self.count as usize * nd];
-        let this = &*self;
-        first
-            .par_chunks_mut(nd * 1024)
-            .enumerate()
-            .for_each(|(chunk, out)| {
-                let mut cur = SetState::identity(len);
-                let mut next = SetState::identity(len);
-                for (k, row) in out.chunks_mut(nd).enumerate() {
-                    let v = (chunk * 1024 + k) as u32;
-                    this.decode(v, &mut cur);
-                    for (slot, &m) in row.iter_mut().zip(&direct) {
-                        let e = &puzzle.moves[m].effect.sets[set];
-                        for i in 0..len {
-                            let from = e.perm[i] as usize;
-                            next.perm[i] = cur.perm[from];
-                            next.ori[i] = (cur.ori[from] + e.ori[i]) % n;
-                        }
-                        *slot = this.encode(&next);
-                    }
-                }
-            });
+        let first = self
+            .tracked_columns(puzzle, &direct)
+            .unwrap_or_else(|| self.decoded_columns(puzzle, &direct));
         if nd == nm {
             self.table = first;
             return;
@@ -470,6 +449,104 @@ impl Component {
             });
         self.table = table;
     }
+
+    /// The columns of the moves `direct`, value by value: each value decoded once, then
+    /// moved and encoded once per move.
+    fn decoded_columns(&self, puzzle: &Puzzle, direct: &[usize]) -> Vec<u32> {
+        let (set, len, nd) = (self.spec.set, self.len, direct.len());
+        let n = puzzle.sets[set].orientations.max(1);
+        let mut first = vec![0u32; self.count as usize * nd];
+        first
+            .par_chunks_mut(nd * 1024)
+            .enumerate()
+            .for_each(|(chunk, out)| {
+                let mut cur = SetState::identity(len);
+                let mut next = SetState::identity(len);
+                for (k, row) in out.chunks_mut(nd).enumerate() {
+                    let v = (chunk * 1024 + k) as u32;
+                    self.decode(v, &mut cur);
+                    for (slot, &m) in row.iter_mut().zip(direct) {
+                        let e = &puzzle.moves[m].effect.sets[set];
+                        for i in 0..len {
+                            let from = e.perm[i] as usize;
+                            next.perm[i] = cur.perm[from];
+                            next.ori[i] = (cur.ori[from] + e.ori[i]) % n;
+                        }
+                        *slot = self.encode(&next);
+                    }
+                }
+            });
+        first
+    }
+
+    /// [`Component::decoded_columns`] for an arrangement told by where a few distinct
+    /// pieces stand (the others all alike: Rotate's five letters of sixteen, the
+    /// 3x3x3's edges in groups): a move sends each of those pieces to its new position,
+    /// and the k-permutation of the new positions ([`KPerm`]) is translated to the
+    /// component's rank by a table filled once, one decoding per value. Encoding the
+    /// whole arrangement once per move was most of the build (Rotate's three goal move
+    /// tables: 11 M entries each). `None` where this does not apply.
+    fn tracked_columns(&self, puzzle: &Puzzle, direct: &[usize]) -> Option<Vec<u32>> {
+        let Coder::Perm { coord, .. } = &self.coder else {
+            return None;
+        };
+        let singles = coord.singles()?;
+        let (set, len, nd) = (self.spec.set, self.len, direct.len());
+        let kp = KPerm::new(len, singles.len()).filter(|k| k.count() == self.count as u64)?;
+        let k = singles.len();
+        // Per k-permutation, the component's rank of the arrangement it makes (ranking
+        // is cheaper than unranking, which divides in 128 bits); then its inverse.
+        // Without a repeated label every position holds one of the singles.
+        let wild = coord.repeated().unwrap_or(0);
+        let mut rank_of = vec![0u32; self.count as usize];
+        rank_of
+            .par_chunks_mut(1024)
+            .enumerate()
+            .for_each(|(chunk, out)| {
+                let mut arr = vec![wild; len];
+                let mut pos = vec![0u8; k];
+                for (i, r) in out.iter_mut().enumerate() {
+                    kp.unrank((chunk * 1024 + i) as u64, &mut pos);
+                    arr.fill(wild);
+                    for (&p, &l) in pos.iter().zip(&singles) {
+                        arr[p as usize] = l;
+                    }
+                    *r = coord.rank(&arr) as u32;
+                }
+            });
+        let mut index_of = vec![0u32; self.count as usize];
+        for (x, &v) in rank_of.iter().enumerate() {
+            index_of[v as usize] = x as u32;
+        }
+        // A piece at position j goes to the position i with move.perm[i] == j.
+        let dest: Vec<Vec<u8>> = direct
+            .iter()
+            .map(|&m| {
+                let mut d = vec![0u8; len];
+                for (i, &j) in puzzle.moves[m].effect.sets[set].perm.iter().enumerate() {
+                    d[j as usize] = i as u8;
+                }
+                d
+            })
+            .collect();
+        let mut first = vec![0u32; self.count as usize * nd];
+        first
+            .par_chunks_mut(nd * 1024)
+            .enumerate()
+            .for_each(|(chunk, out)| {
+                let (mut pos, mut moved) = (vec![0u8; k], vec![0u8; k]);
+                for (i, row) in out.chunks_mut(nd).enumerate() {
+                    kp.unrank(index_of[chunk * 1024 + i] as u64, &mut pos);
+                    for (slot, d) in row.iter_mut().zip(&dest) {
+                        for (t, &p) in moved.iter_mut().zip(&pos) {
+                            *t = d[p as usize];
+                        }
+                        *slot = rank_of[kp.rank(&moved) as usize];
+                    }
+                }
+            });
+        Some(first)
+    }
 }
 
 #[cfg(test)]
@@ -478,6 +555,65 @@ mod tests {
     use crate::puzzle::IgnoreMask;
     use crate::table::relabel::mask_relabel;
     use crate::table::testing::cube2;
+
+    /// The quick columns of a few tracked pieces ([`Component::tracked_columns`]) are
+    /// the decoded ones, for parts of a set, a whole set and identical pieces.
+    #[test]
+    fn tracked_columns_are_the_decoded_ones() {
+        let (p, _) = crate::def::parse_puzzle(
+            "Name t\nSet S 9 1\nSolved\nS\n1 2 3 4 5 6 7 8 9\nEnd\n\
+             Move A\nS\n2 3 1 4 5 6 7 8 9\nEnd\nMove B\nS\n1 2 5 3 4 6 7 8 9\nEnd\n\
+             Move C\nS\n9 2 3 4 5 6 1 7 8\nEnd\n"
+                .as_bytes(),
+            "t.def",
+        )
+        .unwrap();
+        let (relabel, wild) = mask_relabel(&p, 0, None);
+        let direct: Vec<usize> = (0..p.moves.len()).collect();
+        let mut tried = 0;
+        for limit in [40, 600, 20_000, 1 << 20] {
+            let parts = crate::table::relabel::split_relabel(&p, 0, &relabel, wild, 1, limit);
+            for (relabel, _) in parts {
+                let c = Component::new(
+                    &p,
+                    CompSpec {
+                        set: 0,
+                        kind: CompKind::Perm { relabel },
+                    },
+                )
+                .unwrap();
+                let quick = c.tracked_columns(&p, &direct).expect("tracked pieces");
+                assert_eq!(quick, c.decoded_columns(&p, &direct), "{:?}", c.spec);
+                tried += 1;
+            }
+        }
+        assert!(tried >= 4, "{tried}");
+        // Labels with gaps between them, the repeated one in the middle.
+        let c = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Perm {
+                    relabel: vec![0, 3, 3, 3, 3, 3, 3, 3, 7],
+                },
+            },
+        )
+        .unwrap();
+        let quick = c.tracked_columns(&p, &direct).expect("tracked pieces");
+        assert_eq!(quick, c.decoded_columns(&p, &direct));
+        // Two kinds of identical pieces: no quick columns.
+        let c = Component::new(
+            &p,
+            CompSpec {
+                set: 0,
+                kind: CompKind::Perm {
+                    relabel: vec![0, 0, 1, 1, 2, 3, 4, 5, 6],
+                },
+            },
+        )
+        .unwrap();
+        assert!(c.tracked_columns(&p, &direct).is_none());
+    }
 
     #[test]
     fn move_tables_agree_with_the_model() {

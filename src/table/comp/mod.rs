@@ -481,24 +481,43 @@ impl Component {
 
     /// [`Component::decoded_columns`] for an arrangement told by where a few distinct
     /// pieces stand (the others all alike: Rotate's five letters of sixteen, the
-    /// 3x3x3's edges in groups): a move sends each of those pieces to its new position,
-    /// and the k-permutation of the new positions ([`KPerm`]) is translated to the
-    /// component's rank by a table filled once, one decoding per value. Encoding the
-    /// whole arrangement once per move was most of the build (Rotate's three goal move
-    /// tables: 11 M entries each). `None` where this does not apply.
+    /// 3x3x3's edges in groups, the Megaminx's pieces three at a time with their
+    /// twists): a move sends each of those pieces to its new position (adding its
+    /// twist), and the k-permutation of the new positions ([`KPerm`]) is translated to
+    /// the component's rank by a table filled once. Encoding the whole arrangement once
+    /// per move was most of the build (Rotate's three goal move tables: 11 M entries
+    /// each). `None` where this does not apply.
     fn tracked_columns(&self, puzzle: &Puzzle, direct: &[usize]) -> Option<Vec<u32>> {
-        let Coder::Perm { coord, .. } = &self.coder else {
-            return None;
+        // For pieces with twists: how many pieces carry one (labels below it), the
+        // number of orientations, and the number of twist vectors.
+        let (coord, twists) = match &self.coder {
+            Coder::Perm { coord, .. } => (coord, None),
+            Coder::Pieces {
+                coord,
+                tracked,
+                n,
+                oris,
+                ..
+            } => (coord, Some((*tracked as usize, *n, *oris))),
+            Coder::Ori { .. } | Coder::Pos => return None,
         };
         let singles = coord.singles()?;
         let (set, len, nd) = (self.spec.set, self.len, direct.len());
-        let kp = KPerm::new(len, singles.len()).filter(|k| k.count() == self.count as u64)?;
+        let arrangements = coord.count();
+        let kp = KPerm::new(len, singles.len()).filter(|k| k.count() == arrangements)?;
         let k = singles.len();
+        // The twisted pieces are the first singles (labels 0..t).
+        let t = match twists {
+            Some((t, _, _)) if t > k || (0..t).any(|i| singles[i] as usize != i) => return None,
+            Some((t, _, _)) => t,
+            None => 0,
+        };
+        let (n, oris) = twists.map_or((1, 1), |(_, n, o)| (n.max(1), o));
         // Per k-permutation, the component's rank of the arrangement it makes (ranking
         // is cheaper than unranking, which divides in 128 bits); then its inverse.
         // Without a repeated label every position holds one of the singles.
         let wild = coord.repeated().unwrap_or(0);
-        let mut rank_of = vec![0u32; self.count as usize];
+        let mut rank_of = vec![0u32; arrangements as usize];
         rank_of
             .par_chunks_mut(1024)
             .enumerate()
@@ -514,34 +533,66 @@ impl Component {
                     *r = coord.rank(&arr) as u32;
                 }
             });
-        let mut index_of = vec![0u32; self.count as usize];
+        let mut index_of = vec![0u32; arrangements as usize];
         for (x, &v) in rank_of.iter().enumerate() {
             index_of[v as usize] = x as u32;
         }
-        // A piece at position j goes to the position i with move.perm[i] == j.
-        let dest: Vec<Vec<u8>> = direct
+        // A piece at position j goes to the position i with move.perm[i] == j, and
+        // gains the twist move.ori[i].
+        let dest: Vec<(Vec<u8>, &[u8])> = direct
             .iter()
             .map(|&m| {
+                let e = &puzzle.moves[m].effect.sets[set];
                 let mut d = vec![0u8; len];
-                for (i, &j) in puzzle.moves[m].effect.sets[set].perm.iter().enumerate() {
+                for (i, &j) in e.perm.iter().enumerate() {
                     d[j as usize] = i as u8;
                 }
-                d
+                (d, &e.ori[..])
             })
             .collect();
+        // The twist vector's digits follow the pieces in the order of their positions,
+        // the first the most significant (see `encode`).
+        let order = |pos: &[u8], out: &mut [usize]| {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = i;
+            }
+            out.sort_unstable_by_key(|&i| pos[i]);
+        };
         let mut first = vec![0u32; self.count as usize * nd];
         first
             .par_chunks_mut(nd * 1024)
             .enumerate()
             .for_each(|(chunk, out)| {
                 let (mut pos, mut moved) = (vec![0u8; k], vec![0u8; k]);
+                let (mut twist, mut turned) = (vec![0u8; t], vec![0u8; t]);
+                let mut by_place = vec![0usize; t];
                 for (i, row) in out.chunks_mut(nd).enumerate() {
-                    kp.unrank(index_of[chunk * 1024 + i] as u64, &mut pos);
-                    for (slot, d) in row.iter_mut().zip(&dest) {
-                        for (t, &p) in moved.iter_mut().zip(&pos) {
-                            *t = d[p as usize];
+                    let v = (chunk * 1024 + i) as u64;
+                    kp.unrank(index_of[(v / oris) as usize] as u64, &mut pos);
+                    if t > 0 {
+                        order(&pos[..t], &mut by_place);
+                        let mut o = v % oris;
+                        for &p in by_place.iter().rev() {
+                            twist[p] = (o % n as u64) as u8;
+                            o /= n as u64;
                         }
-                        *slot = rank_of[kp.rank(&moved) as usize];
+                    }
+                    for (slot, (d, e)) in row.iter_mut().zip(&dest) {
+                        for (to, &p) in moved.iter_mut().zip(&pos) {
+                            *to = d[p as usize];
+                        }
+                        let rank = rank_of[kp.rank(&moved) as usize] as u64;
+                        let mut o = 0u64;
+                        if t > 0 {
+                            for ((to, &w), &p) in turned.iter_mut().zip(&twist).zip(&moved) {
+                                *to = (w + e[p as usize]) % n;
+                            }
+                            order(&moved[..t], &mut by_place);
+                            o = by_place
+                                .iter()
+                                .fold(0u64, |acc, &p| acc * n as u64 + turned[p] as u64);
+                        }
+                        *slot = (rank * oris + o) as u32;
                     }
                 }
             });
@@ -601,6 +652,29 @@ mod tests {
         .unwrap();
         let quick = c.tracked_columns(&p, &direct).expect("tracked pieces");
         assert_eq!(quick, c.decoded_columns(&p, &direct));
+        // Pieces with their twists, a few at a time and all at once.
+        let p = cube2();
+        let direct: Vec<usize> = (0..p.moves.len()).collect();
+        let (relabel, wild) = mask_relabel(&p, 0, None);
+        let mut tried = 0;
+        for limit in [500, 20_000, 200_000] {
+            for (relabel, tracked) in
+                crate::table::relabel::split_relabel(&p, 0, &relabel, wild, 3, limit)
+            {
+                let c = Component::new(
+                    &p,
+                    CompSpec {
+                        set: 0,
+                        kind: CompKind::Pieces { relabel, tracked },
+                    },
+                )
+                .unwrap();
+                let quick = c.tracked_columns(&p, &direct).expect("tracked pieces");
+                assert_eq!(quick, c.decoded_columns(&p, &direct), "{:?}", c.spec);
+                tried += 1;
+            }
+        }
+        assert!(tried >= 3, "{tried}");
         // Two kinds of identical pieces: no quick columns.
         let c = Component::new(
             &p,

@@ -24,7 +24,8 @@
 //! Replaying: a failure names its seed; `KSOLVE_DIFF_SEED=SEED cargo test --test
 //! integration differential::` runs that one definition (and prints it). By default 300 definitions run;
 //! `KSOLVE_SLOW_TESTS=1` runs 5,000 with a larger position cap; `KSOLVE_DIFF_COUNT=N`
-//! sets the count; `KSOLVE_DIFF_SLOW=SECONDS` names every definition that took longer.
+//! sets the count; `KSOLVE_DIFF_SLOW=SECONDS` names each definition as it begins and again
+//! when it took longer.
 
 use crate::common;
 
@@ -656,24 +657,29 @@ const MAX_SOLVE: u32 = 12;
 
 /// The tree a search of one position may have to walk: IDA* visits about b^d nodes for
 /// a position d deep with b moves worth trying after the last (every move but the other
-/// powers of the same base move). With weak tables (a `Block`, which the pruning tables
-/// do not see, and an `Ignore`, which makes thousands of optimal solutions to list)
-/// a puzzle with moves of order 12 took minutes at depth 12; such puzzles are asked
-/// positions no deeper than this tree allows.
+/// powers of the same base move), fewer as the tables are sharper. A `Block`, which the
+/// pruning tables do not see, and an `Ignore`, which makes thousands of optimal solutions
+/// to list, make them weak: such a puzzle with moves of order 12 took minutes at depth
+/// 12. Positions are asked no deeper than this tree allows ([`SEARCH_TREE_SHARP`] for
+/// the others).
 const SEARCH_TREE: f64 = 1e9;
 
-/// The deepest position asked of a search of `p`: [`MAX_SOLVE`], or less where a
-/// `Block` or an `Ignore` meets many moves (see [`SEARCH_TREE`]).
+/// [`SEARCH_TREE`] for definitions without `Block` or `Ignore`.
+const SEARCH_TREE_SHARP: f64 = 1e11;
+
+/// The deepest position asked of a search of `p`: [`MAX_SOLVE`], or less where the
+/// moves are many (see [`SEARCH_TREE`]).
 fn max_solve(spec: &Spec, p: &Puzzle) -> u32 {
-    if spec.block.is_none() && spec.ignore.is_none() {
-        return MAX_SOLVE;
-    }
+    let tree = match spec.block.is_none() && spec.ignore.is_none() {
+        true => SEARCH_TREE_SHARP,
+        false => SEARCH_TREE,
+    };
     let most_powers = (0..p.base_moves.len())
         .map(|b| p.moves.iter().filter(|m| m.base == b).count())
         .max()
         .unwrap_or(1);
     let b = (p.moves.len() + 1).saturating_sub(most_powers).max(2) as f64;
-    ((SEARCH_TREE.ln() / b.ln()) as u32).clamp(3, MAX_SOLVE)
+    ((tree.ln() / b.ln()) as u32).clamp(3, MAX_SOLVE)
 }
 
 /// What one definition's run checked, for the totals.
@@ -1371,6 +1377,9 @@ fn run_part(part: u64, want: usize) {
         let seed = single.unwrap_or_else(|| seed_of(i));
         i += 4;
         let began = std::time::Instant::now();
+        if env_number("KSOLVE_DIFF_SLOW").is_some() {
+            eprintln!("differential part {part}: KSOLVE_DIFF_SEED={seed} begins");
+        }
         let r = std::panic::catch_unwind(|| run_one(seed, &scale));
         // A slow run is easier to read when the definitions that cost the time name
         // themselves; `KSOLVE_DIFF_SLOW=SECONDS` prints each one that took longer.

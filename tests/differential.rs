@@ -1370,6 +1370,8 @@ fn run_part(part: u64, want: usize) {
     if let Some(seed) = single {
         eprintln!("{}", generate(seed).text);
     }
+    // Whether to name the definitions as they run, and which took longer than this.
+    let slow_after = env_number("KSOLVE_DIFF_SLOW");
     let mut tally = Tally::default();
     let mut failures = Vec::new();
     let mut i = part;
@@ -1377,13 +1379,13 @@ fn run_part(part: u64, want: usize) {
         let seed = single.unwrap_or_else(|| seed_of(i));
         i += 4;
         let began = std::time::Instant::now();
-        if env_number("KSOLVE_DIFF_SLOW").is_some() {
+        if slow_after.is_some() {
             eprintln!("differential part {part}: KSOLVE_DIFF_SEED={seed} begins");
         }
         let r = std::panic::catch_unwind(|| run_one(seed, &scale));
         // A slow run is easier to read when the definitions that cost the time name
         // themselves; `KSOLVE_DIFF_SLOW=SECONDS` prints each one that took longer.
-        if let Some(limit) = env_number("KSOLVE_DIFF_SLOW") {
+        if let Some(limit) = slow_after {
             let took = began.elapsed().as_secs_f64();
             if took >= limit as f64 {
                 eprintln!("differential part {part}: KSOLVE_DIFF_SEED={seed} took {took:.1} s");

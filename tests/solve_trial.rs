@@ -34,37 +34,54 @@ R U' F R'
 End
 ";
 
-#[test]
-fn a_trial_in_small_tables_changes_no_answer() {
+/// The shipped 2x2x2.
+fn cube2() -> ksolve::puzzle::Puzzle {
     let def = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/2x2x2.def"),
     )
     .unwrap();
-    let p = puzzle(&def);
+    puzzle(&def)
+}
+
+/// A solver with tables in memory, its trials forced to `trial` nodes when given.
+fn solver(p: &ksolve::puzzle::Puzzle, trial: Option<u64>) -> Solver<'_> {
+    let mut solver = Solver::new(p, Tables::new(TableCache::in_memory(), 256 << 20));
+    solver.tune(Tuning {
+        trial_nodes: trial,
+        ..Tuning::default()
+    });
+    solver
+}
+
+/// Solves `s` with `solver`, keeping the notes it gives.
+fn solve_noting(
+    solver: &mut Solver<'_>,
+    p: &ksolve::puzzle::Puzzle,
+    s: &ksolve::puzzle::Scramble,
+) -> (ksolve::search::Outcome, Vec<String>) {
+    let (start, ignore) = position(p, s);
+    let notes = Notes::default();
+    let o = solver
+        .solve(
+            &start,
+            &ignore,
+            &s.settings,
+            SolveOptions::default(),
+            &notes,
+            |_, _| {},
+        )
+        .unwrap();
+    (o, notes.0.into_inner().unwrap())
+}
+
+#[test]
+fn a_trial_in_small_tables_changes_no_answer() {
+    let p = cube2();
     let list = scrambles(&p, SCRAMBLES);
     let (mut in_trial, mut built_after) = (0, 0);
     for s in &list {
-        let (start, ignore) = position(&p, s);
-        let run = |trial: Option<u64>| {
-            // A new solver each time, so that no table is built beforehand.
-            let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 256 << 20));
-            solver.tune(Tuning {
-                trial_nodes: trial,
-                ..Tuning::default()
-            });
-            let notes = Notes::default();
-            let o = solver
-                .solve(
-                    &start,
-                    &ignore,
-                    &s.settings,
-                    SolveOptions::default(),
-                    &notes,
-                    |_, _| {},
-                )
-                .unwrap();
-            (o, notes.0.into_inner().unwrap())
-        };
+        // A new solver each time, so that no table is built beforehand.
+        let run = |trial: Option<u64>| solve_noting(&mut solver(&p, trial), &p, s);
         // The 2x2x2's planned table (3.7 M entries) is below the size that waits for a
         // trial, so the plain run builds it first.
         let (plain, notes) = run(None);
@@ -104,38 +121,18 @@ fn a_trial_in_small_tables_changes_no_answer() {
 /// trial: the same forced trial that runs on a fresh solver is not announced.
 #[test]
 fn built_tables_leave_nothing_to_try_first() {
-    let def = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/2x2x2.def"),
-    )
-    .unwrap();
-    let p = puzzle(&def);
+    let p = cube2();
     let list = scrambles(&p, SCRAMBLES);
     let s = &list[1];
-    let (start, ignore) = position(&p, s);
     for build in [false, true] {
-        let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 256 << 20));
-        solver.tune(Tuning {
-            trial_nodes: Some(0),
-            ..Tuning::default()
-        });
+        let mut solver = solver(&p, Some(0));
         if build {
             solver
                 .build_tables(s.settings.metric, false, &ksolve::progress::Silent)
                 .unwrap();
         }
-        let notes = Notes::default();
-        let o = solver
-            .solve(
-                &start,
-                &ignore,
-                &s.settings,
-                SolveOptions::default(),
-                &notes,
-                |_, _| {},
-            )
-            .unwrap();
+        let (o, notes) = solve_noting(&mut solver, &p, s);
         assert_eq!(o.solutions[0].len(), 9);
-        let notes = notes.0.into_inner().unwrap();
         let tried = notes.iter().any(|n| n.contains("searching first"));
         assert_eq!(tried, !build, "built first: {build}, notes {notes:?}");
     }

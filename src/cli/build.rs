@@ -76,6 +76,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<u8> {
     let mine: Vec<_> = inv
         .files
         .iter()
+        // These contents only: an earlier version of the same path is not what a solve
+        // of this one reads.
         .filter(|f| {
             f.definition
                 .is_some_and(|i| inv.definitions[i].hash == selector.hash)
@@ -93,9 +95,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<u8> {
     for f in &mine {
         println!(
             "  {:<56} {:>10}  {}",
-            f.path
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            super::cache::file_name(&f.path),
             human(f.bytes),
             f.kind.as_deref().unwrap_or("(damaged)")
         );

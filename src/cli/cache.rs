@@ -102,7 +102,7 @@ pub fn run(args: CacheArgs) -> anyhow::Result<u8> {
     }
 }
 
-fn file_name(path: &std::path::Path) -> String {
+pub(super) fn file_name(path: &std::path::Path) -> String {
     path.file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }

@@ -95,7 +95,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<u8> {
     for f in &mine {
         println!(
             "  {:<56} {:>10}  {}",
-            super::cache::file_name(&f.path),
+            inventory::file_name(&f.path),
             human(f.bytes),
             f.kind.as_deref().unwrap_or("(damaged)")
         );

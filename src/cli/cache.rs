@@ -102,11 +102,6 @@ pub fn run(args: CacheArgs) -> anyhow::Result<u8> {
     }
 }
 
-pub(super) fn file_name(path: &std::path::Path) -> String {
-    path.file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-}
-
 fn unix_seconds(t: Option<SystemTime>) -> Option<u64> {
     t.and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map(|d| d.as_secs())
@@ -147,7 +142,7 @@ fn list(dir: PathBuf, json: bool) -> anyhow::Result<u8> {
                 .files
                 .iter()
                 .map(|f| JsonFile {
-                    file: file_name(&f.path),
+                    file: inventory::file_name(&f.path),
                     kind: f.kind.clone(),
                     bytes: f.bytes,
                     last_used: unix_seconds(f.last_used),
@@ -158,7 +153,7 @@ fn list(dir: PathBuf, json: bool) -> anyhow::Result<u8> {
                 .temporaries
                 .iter()
                 .map(|t| JsonTemporary {
-                    file: file_name(&t.path),
+                    file: inventory::file_name(&t.path),
                     bytes: t.bytes,
                     pid: t.owner.pid,
                     owner_alive: t.owner_alive,
@@ -180,7 +175,7 @@ fn print_text(dir: &std::path::Path, inv: &Inventory) {
     let row = |f: &CachedFile| {
         println!(
             "  {:<56} {:>10}  {:<16} used {}",
-            file_name(&f.path),
+            inventory::file_name(&f.path),
             human(f.bytes),
             f.kind.as_deref().unwrap_or("(damaged)"),
             ago(f.last_used)
@@ -222,7 +217,7 @@ fn print_text(dir: &std::path::Path, inv: &Inventory) {
             };
             println!(
                 "  {:<56} {:>10}  process {}, {state}",
-                file_name(&t.path),
+                inventory::file_name(&t.path),
                 human(t.bytes),
                 t.owner.pid
             );

@@ -66,6 +66,13 @@ pub struct Inventory {
     pub temporaries: Vec<Temporary>,
 }
 
+/// The name a listing shows for a file of the folder: its last component, lossily
+/// decoded, since a cache folder may hold names that are not UTF-8.
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
 impl Inventory {
     /// Total size of the files and temporaries.
     pub fn total_bytes(&self) -> u64 {

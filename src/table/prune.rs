@@ -414,7 +414,30 @@ fn bfs(
                 // Counters stay local to the block: shared atomics updated for every
                 // entry would bounce their cache line between the cores.
                 let (mut found, mut deepest) = (0u64, 0u8);
-                if backward {
+                if backward && unit_costs {
+                    // With unit costs an entry not yet at or below `d` is unreached, and
+                    // one neighbour at `d` settles it at `d + 1`: the general loop's
+                    // per-move cost and best-so-far checks are left out of the hottest
+                    // pass of a build (most of a whole-puzzle table's time).
+                    let next = d + 1;
+                    for (v, e) in block.iter().enumerate() {
+                        if e.load(Relaxed) != UNREACHED {
+                            continue;
+                        }
+                        let row = &minor_table[v * nm..(v + 1) * nm];
+                        if targets
+                            .iter()
+                            .zip(row)
+                            .any(|(&t, &mv)| table[t + mv as usize].load(Relaxed) == d)
+                        {
+                            e.store(next, Relaxed);
+                            found += 1;
+                        }
+                    }
+                    if found > 0 {
+                        deepest = next;
+                    }
+                } else if backward {
                     for (v, e) in block.iter().enumerate() {
                         let cur = e.load(Relaxed);
                         if cur <= lowest {
@@ -442,6 +465,27 @@ fn bfs(
                             deepest = deepest.max(best);
                             found += (cur == UNREACHED) as u64;
                         }
+                    }
+                } else if unit_costs {
+                    // Forwards with unit costs every entry this layer reaches is either
+                    // known already or unreached and now at `d + 1`; racing plain stores
+                    // of that one value agree.
+                    let next = d + 1;
+                    for (v, e) in block.iter().enumerate() {
+                        if e.load(Relaxed) != d {
+                            continue;
+                        }
+                        let row = &minor_table[v * nm..(v + 1) * nm];
+                        for (&t, &mv) in targets.iter().zip(row) {
+                            let target = &table[t + mv as usize];
+                            if target.load(Relaxed) == UNREACHED {
+                                target.store(next, Relaxed);
+                                found += 1;
+                            }
+                        }
+                    }
+                    if found > 0 {
+                        deepest = next;
                     }
                 } else {
                     for (v, e) in block.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! ksolve: a generic twisty-puzzle solver. The library reads ksolve+ definition and
-//! scramble files, solves positions optimally, and computes God's-algorithm tables; the
-//! `ksolve` binary is a thin command-line layer over it.
+//! scramble files (and twsearch's and cubing.js's KPuzzle formats), solves positions
+//! optimally, and computes God's-algorithm tables; the `ksolve` binary is a thin
+//! command-line layer over it.
 
 pub mod alg;
 pub mod batch;
@@ -9,6 +10,7 @@ pub mod def;
 pub mod gods;
 pub mod group;
 pub mod keys;
+pub mod kpuzzle;
 pub mod located;
 pub mod memory;
 pub mod play;

@@ -28,6 +28,7 @@ mod god_samples;
 mod group_cli;
 mod hostile_cli;
 mod io_cli;
+mod kpuzzle;
 mod layers;
 mod output_snapshots;
 mod parse_speed;

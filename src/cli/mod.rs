@@ -16,6 +16,7 @@ mod alg;
 mod build;
 mod cache;
 mod check;
+mod export;
 mod god;
 mod god_dist;
 mod input;
@@ -105,6 +106,9 @@ enum Command {
     /// Print the results of a batch solved in shards (`solve ... --shard K/N --out DIR`)
     /// in the input's order, as one `ksolve solve` run prints them.
     Merge(merge::MergeArgs),
+    /// Write a definition (ksolve+, twsearch or KPuzzle JSON) as a ksolve+ `.def` or,
+    /// with `--kpuzzle`, as cubing.js's KPuzzle JSON.
+    Export(export::ExportArgs),
     /// Play with a puzzle in a session: moves, undo, scrambles (Rotate's levels), optimal
     /// solutions step by step, hints, reachability checks and macros.
     Play(play::PlayArgs),
@@ -125,6 +129,7 @@ const SUBCOMMANDS: &[&str] = &[
     "show",
     "merge",
     "play",
+    "export",
     "help",
 ];
 
@@ -211,6 +216,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Play(args) => play::run(args),
+        Command::Export(args) => export::run(args),
     }
 }
 

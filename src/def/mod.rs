@@ -42,34 +42,38 @@ use crate::puzzle::{Puzzle, Scramble};
 use crate::storage::fsutil::{read_regular, MAX_INPUT_BYTES};
 use std::path::Path;
 
-/// The largest set: labels are `u16`.
-pub const MAX_SET_SIZE: usize = u16::MAX as usize;
-/// The most pieces over all sets, which bounds the memory a definition can ask for.
-pub const MAX_POSITIONS: usize = u16::MAX as usize;
-/// The most orientations a piece may have: two orientations below this add up without
-/// overflowing a `u8`.
-pub const MAX_ORIENTATIONS: usize = 128;
-/// The most moves, powers included: the forbidden-pair table is quadratic in it.
-pub const MAX_MOVES: usize = 4096;
-/// The most move entries (moves, powers included, times pieces over all sets): every
-/// move is stored whole, so this bounds the memory a definition can ask for. A
-/// 7x7x7 cube needs about 25,000.
-pub const MAX_MOVE_ENTRIES: usize = 1 << 24;
+// The size limits belong to the model, which every reader (this one and `kpuzzle`)
+// holds input to; they keep their first names here.
+pub use crate::puzzle::limits::{
+    MAX_MOVES, MAX_MOVE_ENTRIES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE,
+};
 
 /// Parses a definition file held in memory; `file` names it in messages.
+/// A KPuzzle JSON definition (cubing.js's format) is read by [`crate::kpuzzle`].
 pub fn parse_puzzle(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>), DefError> {
+    if crate::kpuzzle::is_json(bytes) {
+        return crate::kpuzzle::read_definition(bytes, file);
+    }
     let src = lex::Source {
         file: file.to_string(),
     };
     definition::build(syntax::Reader::new(bytes, &src, "definition"))
 }
 
-/// Parses a scramble file held in memory against its puzzle.
+/// Parses a scramble file held in memory against its puzzle. A KPattern JSON file
+/// (cubing.js's pattern format) is one position, named after the file.
 pub fn parse_scrambles(
     bytes: &[u8],
     file: &str,
     puzzle: &Puzzle,
 ) -> Result<Vec<Scramble>, DefError> {
+    if crate::kpuzzle::is_json(bytes) {
+        let stem = Path::new(file)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map_or("pattern", |n| n.split('.').next().unwrap_or(n));
+        return crate::kpuzzle::read_pattern(bytes, file, stem, puzzle).map(|s| vec![s]);
+    }
     let src = lex::Source {
         file: file.to_string(),
     };

@@ -82,6 +82,15 @@ pub fn write_def(puzzle: &Puzzle) -> String {
         }
         out.push_str("End\n");
     }
+    // Aliases (twsearch's `MoveAlias`, a KPuzzle's derived moves that equal a move)
+    // as given; reading them brings their powers back.
+    let roots = puzzle.alias_roots();
+    if !roots.is_empty() {
+        out.push('\n');
+        for (name, id) in roots {
+            let _ = writeln!(out, "MoveAlias {name} {}", puzzle.mv(id).name);
+        }
+    }
     let ignored: Vec<usize> = (0..puzzle.sets.len())
         .filter(|&k| puzzle.ignore[k].any())
         .collect();

@@ -261,20 +261,7 @@ pub(crate) fn attach_aliases(
                 },
             ));
         };
-        let (b, p) = (puzzle.mv(id).base, puzzle.mv(id).power);
-        let bm = &puzzle.base_moves[b];
-        let k_base = bm.order;
-        let mut added = vec![(alias.name.clone(), id)];
-        if !bm.directed {
-            // The alias's own order: the base's order over gcd(power, order).
-            let k = order(&puzzle.mv(id).effect, &puzzle.sets);
-            for j in 2..k {
-                let q = (p as u64 * j as u64 % k_base as u64) as usize;
-                if let Some(&pid) = q.checked_sub(1).and_then(|q| bm.powers.get(q)) {
-                    added.push((power_name(&alias.name, j, k), pid));
-                }
-            }
-        }
+        let added = puzzle.alias_names(&alias.name, id);
         for (name, pid) in added {
             if puzzle.moves.iter().any(|m| m.name == name) {
                 return Err(src.err(

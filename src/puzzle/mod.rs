@@ -12,6 +12,7 @@
 
 mod goal;
 mod guard;
+pub mod limits;
 pub(crate) mod moves;
 pub mod stickers;
 mod target;
@@ -310,6 +311,43 @@ impl Puzzle {
                     .find(|(a, _)| a == name)
                     .map(|&(_, id)| id)
             })
+    }
+
+    /// The names an alias `alias` of move `id` brings: the alias for `id` itself and,
+    /// unless the move is directed, a power name for each further power of the alias's
+    /// own order, naming the move of the same effect among the powers of `id`'s base
+    /// move (an alias `Rw` of `r` also names `Rw2` and `Rw'`).
+    pub fn alias_names(&self, alias: &str, id: MoveId) -> Vec<(String, MoveId)> {
+        let (b, p) = (self.mv(id).base, self.mv(id).power);
+        let bm = &self.base_moves[b];
+        let mut names = vec![(alias.to_string(), id)];
+        if !bm.directed {
+            // The alias's own order: the base's order over gcd(power, order).
+            let k = order(&self.mv(id).effect, &self.sets);
+            for j in 2..k {
+                let q = (p as u64 * j as u64 % bm.order as u64) as usize;
+                if let Some(&pid) = q.checked_sub(1).and_then(|q| bm.powers.get(q)) {
+                    names.push((power_name(alias, j, k), pid));
+                }
+            }
+        }
+        names
+    }
+
+    /// The aliases as they were given, each once with the move it names: the power
+    /// names an alias brings ([`Puzzle::alias_names`]) are left out, since giving the
+    /// alias again brings them back.
+    pub fn alias_roots(&self) -> Vec<(String, MoveId)> {
+        let mut covered: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut roots = Vec::new();
+        for (name, id) in &self.aliases {
+            if covered.contains(name) {
+                continue;
+            }
+            covered.extend(self.alias_names(name, *id).into_iter().map(|(n, _)| n));
+            roots.push((name.clone(), *id));
+        }
+        roots
     }
 
     /// Finds a base move by name.

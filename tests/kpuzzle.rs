@@ -1,0 +1,192 @@
+//! cubing.js's KPuzzle JSON: the definitions cubing.js ships read (from
+//! `../shared/kpuzzle-samples`, else `/work/shared/kpuzzle-samples`; skipped when
+//! neither exists) with the moves and group orders of the same puzzles' other
+//! definitions, every shipped puzzle that KPuzzle can express is written and read back
+//! to the same puzzle (the others are refused with the feature named), and a KPuzzle
+//! and a KPattern are solved from the command line like a `.def` and a scramble file.
+
+use crate::common::{ksolve, output};
+use ksolve::def::load_puzzle;
+use ksolve::group::Group;
+use ksolve::kpuzzle::{read_definition, write_definition};
+use ksolve::puzzle::Puzzle;
+use std::path::PathBuf;
+
+fn samples() -> Option<PathBuf> {
+    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/kpuzzle-samples");
+    [beside, PathBuf::from("/work/shared/kpuzzle-samples")]
+        .into_iter()
+        .find(|d| d.is_dir())
+}
+
+fn twsearch_samples() -> Option<PathBuf> {
+    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/twsearch-samples");
+    [beside, PathBuf::from("/work/shared/twsearch-samples")]
+        .into_iter()
+        .find(|d| d.is_dir())
+}
+
+fn order_of(p: &Puzzle, name: &str) -> u32 {
+    p.base_moves[p
+        .base_by_name(name)
+        .unwrap_or_else(|| panic!("no move {name}"))]
+    .order
+}
+
+fn group_order(p: &Puzzle) -> String {
+    Group::new(p).unwrap().order().to_string()
+}
+
+#[test]
+fn every_sample_reads_and_checks() {
+    let Some(dir) = samples() else {
+        return;
+    };
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.ends_with(".kpuzzle.json") {
+            continue;
+        }
+        let (p, warnings) = load_puzzle(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(warnings.is_empty(), "{name}: {warnings:?}");
+        assert!(!p.base_moves.is_empty(), "{name}");
+        let (code, _, err) = output(ksolve().arg("check").arg(&path));
+        assert_eq!(code, 0, "{name}: {err}");
+        read += 1;
+    }
+    assert_eq!(read, 7, "the corpus's seven KPuzzle definitions");
+}
+
+/// cubing.js's 2x2x2 turns U and the whole cube (x, y); its derived face turns make the
+/// same group as twsearch's six-face 2x2x2, and each turn has the same order.
+#[test]
+fn the_2x2x2_matches_twsearch_s() {
+    let (Some(dir), Some(tws)) = (samples(), twsearch_samples()) else {
+        return;
+    };
+    let (k, _) = load_puzzle(dir.join("2x2x2.kpuzzle.json")).unwrap();
+    let (t, _) = load_puzzle(tws.join("2x2x2.tws")).unwrap();
+    assert_eq!(group_order(&k), "88179840");
+    assert_eq!(group_order(&k), group_order(&t));
+    for face in ["U", "F", "R", "B", "L", "D"] {
+        assert_eq!(order_of(&k, face), order_of(&t, face), "{face}");
+    }
+    // `Rv` is `x` under another name: an alias, with its powers, not a second move.
+    assert_eq!(k.mv(k.move_by_name("Rv").unwrap()).name, "x");
+    assert_eq!(k.mv(k.move_by_name("Lv2").unwrap()).name, "x2");
+}
+
+/// cubing.js's 3x3x3 has centres whose orientation is known modulo 1 (ignored), slices,
+/// wide turns and rotations. Its face turns generate the same group as ksolve's
+/// 3x3x3 (the centres stay put and their twists are ignored), each face turn of order
+/// 4, and the wide turns `Rw` and `2R` are aliases of `r` and of a slice.
+#[test]
+fn the_3x3x3_matches_ksolve_s() {
+    let Some(dir) = samples() else {
+        return;
+    };
+    let (k, _) = load_puzzle(dir.join("3x3x3.kpuzzle.json")).unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let (ours, _) = load_puzzle(root.join("puzzles/3x3x3.def")).unwrap();
+    for face in ["U", "D", "F", "B", "L", "R"] {
+        assert_eq!(order_of(&k, face), 4, "{face}");
+        assert_eq!(order_of(&k, face), order_of(&ours, face), "{face}");
+    }
+    assert!(
+        k.ignore[2].ori.iter().all(|&b| b),
+        "centre orientations ignored"
+    );
+    assert_eq!(k.mv(k.move_by_name("Rw").unwrap()).name, "r");
+    // Face turns only: the group of ksolve's 3x3x3, times the centres' twists, which
+    // face turns make (a supercube's group) though the definition ignores them.
+    let faces: Vec<_> = ["U", "D", "F", "B", "L", "R"]
+        .iter()
+        .map(|f| k.move_by_name(f).unwrap())
+        .collect();
+    let supercube = Group::generated_by(&k, &faces).unwrap().order().to_string();
+    assert_eq!(group_order(&ours), "43252003274489856000");
+    assert_eq!(supercube, "88580102706155225088000");
+}
+
+/// The shipped puzzles that KPuzzle can express, written and read back, are the same
+/// puzzle (the sticker map aside, which KPuzzle has no place for); the others are
+/// refused, naming what KPuzzle cannot say.
+#[test]
+fn shipped_puzzles_round_trip_or_are_refused_by_name() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let mut refused = Vec::new();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "def"))
+        .collect();
+    names.sort();
+    for path in names {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let (mut p, _) = load_puzzle(&path).unwrap();
+        match write_definition(&p) {
+            Ok(export) => {
+                let (back, warnings) = read_definition(export.json.as_bytes(), &name)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert!(warnings.is_empty(), "{name}: {warnings:?}");
+                assert_eq!(export.left_out.is_empty(), p.stickers.is_none(), "{name}");
+                p.stickers = None;
+                assert_eq!(back, p, "{name}:\n{}", export.json);
+            }
+            Err(e) => refused.push(format!("{name}: {e}")),
+        }
+    }
+    insta::assert_snapshot!(refused.join("\n"));
+}
+
+/// A definition exported as KPuzzle solves every scramble as the `.def` does (same
+/// solutions, same order), and a KPattern file is a position to solve.
+#[test]
+fn exported_kpuzzles_and_patterns_solve_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("2x2x2.kpuzzle.json");
+    let (code, _, err) = output(
+        ksolve()
+            .args(["export", "puzzles/2x2x2.def", "--kpuzzle", "-o"])
+            .arg(&json),
+    );
+    assert_eq!(code, 0, "{err}");
+    let solve = |def: &std::path::Path, scr: &str| {
+        let (code, out, err) = output(
+            ksolve()
+                .arg("solve")
+                .arg(def)
+                .arg(scr)
+                .arg("--tables")
+                .arg(dir.path().join("tables")),
+        );
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    // The fixed scrambles of the shipped file (a random draw depends on the file's bytes).
+    let fixed = dir.path().join("fixed.txt");
+    let text = std::fs::read_to_string("scrambles/2x2x2.txt").unwrap();
+    std::fs::write(&fixed, text.split("RandomScramble").next().unwrap()).unwrap();
+    let fixed = fixed.to_str().unwrap();
+    let want = solve(std::path::Path::new("puzzles/2x2x2.def"), fixed);
+    assert!(want.contains("Solving nine moves"), "{want}");
+    assert_eq!(solve(&json, fixed), want);
+    // U R' as a KPattern: the position two moves from solved.
+    let (p, _) = load_puzzle(&json).unwrap();
+    let moves = [p.move_by_name("U").unwrap(), p.move_by_name("R'").unwrap()];
+    let at = p.apply_sequence(&p.solved, &moves);
+    let set = &at.sets[0];
+    let pattern = dir.path().join("two.json");
+    std::fs::write(
+        &pattern,
+        format!(
+            r#"{{ "{}": {{ "pieces": {:?}, "orientation": {:?} }} }}"#,
+            p.sets[0].name, set.perm, set.ori
+        ),
+    )
+    .unwrap();
+    let out = solve(&json, pattern.to_str().unwrap());
+    assert!(out.contains("R U'"), "{out}");
+}

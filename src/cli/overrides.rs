@@ -7,10 +7,7 @@
 //! settings the command line does not name keep the file's values.
 
 use ksolve::alg::{self, AlgLine, MoveNames};
-use ksolve::puzzle::{
-    LimitKey, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings,
-};
-use std::collections::BTreeSet;
+use ksolve::puzzle::{Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings};
 
 /// Where `--alg` text is said to come from in error messages.
 const ALG_SOURCE: &str = "<--alg>";
@@ -98,35 +95,15 @@ impl Overrides {
         if self.moves.is_empty() {
             return Ok(None);
         }
-        let names = MoveNames::new(puzzle);
-        let mut keep = BTreeSet::new();
-        for name in &self.moves {
-            let name = name.trim();
-            match names.get(name) {
-                Some(id) => {
-                    keep.insert(puzzle.mv(id).base);
-                }
-                None => {
-                    let known: Vec<&str> =
-                        puzzle.base_moves.iter().map(|b| b.name.as_str()).collect();
-                    anyhow::bail!(
-                        "--moves: the puzzle has no move `{name}`: expected move names \
-                         separated by commas, from {}",
-                        known.join(", ")
-                    );
-                }
-            }
-        }
-        // One shared limit of 0 over every other family: the search counts one limit
-        // however many families a puzzle has.
-        let keys: Vec<LimitKey> = (0..puzzle.base_moves.len())
-            .filter(|b| !keep.contains(b))
-            .map(LimitKey::Family)
-            .collect();
-        Ok(Some(if keys.is_empty() {
-            Vec::new()
-        } else {
-            vec![MoveLimit { keys, max: 0 }]
-        }))
+        MoveLimit::only(puzzle, &self.moves)
+            .map(Some)
+            .map_err(|name| {
+                let known: Vec<&str> = puzzle.base_moves.iter().map(|b| b.name.as_str()).collect();
+                anyhow::anyhow!(
+                    "--moves: the puzzle has no move `{name}`: expected move names separated by \
+                 commas, from {}",
+                    known.join(", ")
+                )
+            })
     }
 }

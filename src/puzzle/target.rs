@@ -75,6 +75,30 @@ impl MoveLimit {
     pub fn matches(&self, puzzle: &Puzzle, m: MoveId) -> bool {
         self.keys.iter().any(|k| k.matches(puzzle, m))
     }
+
+    /// The limits that leave only the base moves `names` name (a power or an alias
+    /// names its base move): one shared limit of 0 over every other base move, which is
+    /// exactly a `MoveLimits` block, so the canonical automaton and the reachability
+    /// verdict treat it as they treat a file (the search counts one limit however many
+    /// families a puzzle has). `Err` holds the first name the puzzle does not have.
+    pub fn only<S: AsRef<str>>(puzzle: &Puzzle, names: &[S]) -> Result<Vec<MoveLimit>, String> {
+        let mut keep = std::collections::BTreeSet::new();
+        for name in names {
+            let name = name.as_ref().trim();
+            match puzzle.move_by_name(name) {
+                Some(id) => keep.insert(puzzle.mv(id).base),
+                None => return Err(name.to_string()),
+            };
+        }
+        let keys: Vec<LimitKey> = (0..puzzle.base_moves.len())
+            .filter(|b| !keep.contains(b))
+            .map(LimitKey::Family)
+            .collect();
+        Ok(match keys.is_empty() {
+            true => Vec::new(),
+            false => vec![MoveLimit { keys, max: 0 }],
+        })
+    }
 }
 
 /// The settings a scramble file has in force at a scramble.

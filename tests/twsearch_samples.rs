@@ -108,16 +108,25 @@ fn solve(def: &Path, scr: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
-#[test]
-fn sample_2x2x2_tws_solves_an_alg_and_a_zero_based_state() {
+/// The samples folder, for a test that builds the 88 M-entry 2x2x2 table: `None` (and
+/// a word why) without the folder or in a debug build with no binary named.
+fn large_samples() -> Option<PathBuf> {
     let Some(dir) = samples() else {
         eprintln!("skipped: no twsearch-samples folder");
-        return;
+        return None;
     };
     if !crate::common::large_tables() {
         eprintln!("skipped in debug builds: set KSOLVE_SLOW_TESTS=1");
-        return;
+        return None;
     }
+    Some(dir)
+}
+
+#[test]
+fn sample_2x2x2_tws_solves_an_alg_and_a_zero_based_state() {
+    let Some(dir) = large_samples() else {
+        return;
+    };
     // The second scramble is the sample's `U` in twsearch's 0-based `ScrambleState`.
     let got = solve(
         &dir.join("2x2x2.tws"),
@@ -174,4 +183,39 @@ fn twsearch_constructs_solve() {
     assert_eq!(got[1]["solutions"][0], "R' 1U2");
     // `ScrambleState` numbers pieces from 0: this is one turn of the top.
     assert_eq!(got[2]["length"], 1);
+}
+
+/// The six-face 2x2x2's whole-puzzle table (88 M entries) is replaced by the same
+/// abstraction reduced by symmetry (its corners' arrangements by 16 symmetries, times
+/// their twists): every position of `rand222-100.scr` gets the same optimal solutions,
+/// in the same order, as with the whole table (`--no-symmetry` builds it).
+#[test]
+fn the_2x2x2_reduced_table_answers_as_the_whole_table() {
+    let Some(dir) = large_samples() else {
+        return;
+    };
+    let run = |extra: &[&str]| {
+        let tables = tempfile::tempdir().unwrap();
+        let (code, out, err) = crate::common::output(
+            crate::common::ksolve()
+                .arg("solve")
+                .arg(dir.join("2x2x2.tws"))
+                .arg(dir.join("rand222-100.scr"))
+                .arg("--tables")
+                .arg(tables.path())
+                .arg("-v")
+                .args(extra),
+        );
+        assert_eq!(code, 0, "{err}");
+        (out, err)
+    };
+    let (reduced, plan) = run(&[]);
+    assert!(
+        plan.contains("reduced table CORNER.po: 88179840 positions by 16 symmetries"),
+        "{plan}"
+    );
+    let (whole, plan) = run(&["--no-symmetry"]);
+    assert!(plan.contains("table CORNER.po: 88179840 entries"), "{plan}");
+    assert_eq!(reduced.lines().count(), whole.lines().count());
+    assert_eq!(reduced, whole);
 }

@@ -111,7 +111,7 @@ pub fn sym_line(plan: Option<&SymPlan>, ordinary: u64, budget: u64) -> String {
     let e = p.estimate();
     let share = if ordinary < budget {
         format!(
-            " (it scores higher than the ordinary tables alone, so they were planned in {} of the {})",
+            " (worth more than the ordinary tables' share: they were planned in {} of the {})",
             human(ordinary),
             human(budget)
         )

@@ -88,7 +88,7 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
         if shift == 0 {
             largest = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
         }
-        let plan = plan_sym(puzzle, group, left, &report.chosen, reachable)
+        let plan = plan_sym(puzzle, group, left, &report.chosen, reachable, false)
             .filter(|p| shift == 0 || p.positions() >= largest.saturating_mul(2));
         // A smaller share without a reduced table only loses.
         if shift > 0 && plan.is_none() {
@@ -107,10 +107,65 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
             break;
         }
     }
-    Ok(best.map(|(_, s)| s).unwrap_or(Share {
+    let best = best.map(|(_, s)| s).unwrap_or(Share {
         ordinary: budget,
         plan: None,
-    }))
+    });
+    Ok(replacing_largest(puzzle, group, budget, reachable)?.unwrap_or(best))
+}
+
+/// Where the whole budget's largest ordinary table holds every position of the puzzle
+/// (the 2x2x2's 88 million corner positions and twists) and a reduced table sees exactly
+/// what it sees in an eighth of its entries or fewer, the reduced table takes its place: the ordinary tables are
+/// planned in the largest share (a 32nd of the budget or less) whose plan leaves that
+/// table out, and the reduced table gets the rest. The bound is the same, the build a
+/// fraction: the sum of scores that [`planned`] weighs would rather keep both.
+fn replacing_largest(
+    puzzle: &Puzzle,
+    group: &SymmetryGroup,
+    budget: u64,
+    reachable: Option<u64>,
+) -> Result<Option<Share>, CompError> {
+    let whole = plan::plan_report(puzzle, budget)?;
+    let Some(largest) = whole.candidates[whole.best]
+        .tables
+        .iter()
+        .max_by_key(|t| t.len)
+        .cloned()
+    else {
+        return Ok(None);
+    };
+    // Only a table of every position the moves reach, a God's table: then the reduced
+    // table is exact too and nothing the smaller share loses can matter. A table of
+    // part of a puzzle (the 3x3x3's corners) keeps its place beside the others.
+    if reachable != Some(largest.len) {
+        return Ok(None);
+    }
+    let mut seen = largest.comps.clone();
+    seen.sort_by_key(|c| c.key_bytes());
+    for shift in 5..=20 {
+        let ordinary = budget >> shift;
+        let Ok(report) = plan::plan_report(puzzle, ordinary) else {
+            break;
+        };
+        let c = &report.candidates[report.best];
+        if c.tables.iter().any(|t| t.len >= largest.len) {
+            continue;
+        }
+        let scratch = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
+        let left = budget.saturating_sub(c.bytes - scratch);
+        let Some(p) = plan_sym(puzzle, group, left, &report.chosen, reachable, true) else {
+            return Ok(None);
+        };
+        let mut comps: Vec<_> = p.major.iter().chain(&p.minor).cloned().collect();
+        comps.sort_by_key(|c| c.key_bytes());
+        let fraction = p.estimate().saturating_mul(8) <= largest.len;
+        return Ok((comps == seen && fraction).then_some(Share {
+            ordinary,
+            plan: Some(p),
+        }));
+    }
+    Ok(None)
 }
 
 impl Tables {

@@ -181,12 +181,16 @@ pub fn applies(puzzle: &Puzzle, group: &SymmetryGroup) -> bool {
 
 /// The reduced table to add to `chosen` within `budget` bytes (what the ordinary plan
 /// leaves), if one is worth it.
+/// `arrangements` also offers, for a set seen whole, its arrangement alone as the major
+/// group with its twists as the minor (see [`super::cached`]'s replacement of a whole
+/// puzzle's table); the ordinary planning leaves it out.
 pub fn plan_sym(
     puzzle: &Puzzle,
     group: &SymmetryGroup,
     budget: u64,
     chosen: &[PlannedTable],
     reachable: Option<u64>,
+    arrangements: bool,
 ) -> Option<SymPlan> {
     let most = reachable.map_or(u64::MAX, |r| r.saturating_mul(MAX_OVERCOUNT));
     if !applies(puzzle, group) {
@@ -195,56 +199,72 @@ pub fn plan_sym(
     let largest = chosen.iter().map(|t| t.len).max().unwrap_or(0);
     let count = |c: &CompSpec| spec_count(puzzle, c).unwrap_or(u64::MAX);
     let mut best: Option<SymPlan> = None;
+    let is_ori = |c: &CompSpec| matches!(c.kind, crate::table::comp::CompKind::Ori { .. });
     for a in 0..puzzle.sets.len() {
-        let Some(major) = whole(puzzle, a) else {
+        let Some(whole_a) = whole(puzzle, a) else {
             continue;
         };
-        let raw = major.iter().map(count).fold(1u64, u64::saturating_mul);
-        if raw < 2 || raw >= u32::MAX as u64 / 2 || raw.saturating_mul(4) > budget {
-            continue;
+        // The set seen whole is the major group, with nothing or another set's
+        // components as the minor; or, where the set's twists conjugate on their own,
+        // its arrangement alone is the major and its twists the minor: the same
+        // positions with a class table of the arrangements only (40,320 values for the
+        // 2x2x2's corners rather than 88 million).
+        // The arrangement-major option comes first, so that it wins over the whole set
+        // alone (the same positions) wherever its twists conjugate on their own.
+        let mut options: Vec<(Vec<CompSpec>, Vec<Vec<CompSpec>>)> = Vec::new();
+        if arrangements && whole_a.len() == 2 {
+            if let (Some(perm), Some(ori)) = (
+                whole_a.iter().find(|c| !is_ori(c)),
+                whole_a.iter().find(|c| is_ori(c)),
+            ) {
+                options.push((vec![perm.clone()], vec![vec![ori.clone()]]));
+            }
         }
         let mut minors: Vec<Vec<CompSpec>> = vec![Vec::new()];
         for b in (0..puzzle.sets.len()).filter(|&b| b != a) {
             minors.extend(ori_spec(puzzle, b).map(|o| vec![o]));
             if let Some(w) = whole(puzzle, b) {
-                minors.extend(
-                    w.into_iter()
-                        .filter(|c| !matches!(c.kind, crate::table::comp::CompKind::Ori { .. }))
-                        .map(|c| vec![c]),
-                );
+                minors.extend(w.into_iter().filter(|c| !is_ori(c)).map(|c| vec![c]));
             }
         }
-        for minor in minors {
-            let minor_len = minor.iter().map(count).fold(1u64, u64::saturating_mul);
-            if minor
-                .iter()
-                .any(|c| count(c).saturating_mul(group.order() as u64) > MAX_CONJ_ENTRIES)
-            {
+        options.push((whole_a, minors));
+        for (major, minors) in options {
+            let raw = major.iter().map(count).fold(1u64, u64::saturating_mul);
+            if raw < 2 || raw >= u32::MAX as u64 / 2 || raw.saturating_mul(4) > budget {
                 continue;
             }
-            let positions = raw.saturating_mul(minor_len);
-            if positions <= largest.saturating_mul(2)
-                || positions > most
-                || best.as_ref().is_some_and(|b| b.positions() >= positions)
-            {
-                continue;
-            }
-            let syms = subgroup(puzzle, group, &major, &minor);
-            if syms.len() < 2 {
-                continue;
-            }
-            let mut all = major.clone();
-            all.extend(minor.iter().cloned());
-            let plan = SymPlan {
-                name: names(puzzle, &all),
-                major: major.clone(),
-                minor,
-                syms,
-                raw,
-                minor_len,
-            };
-            if plan.estimate() <= MAX_REDUCED_ENTRIES && plan.bytes(puzzle) <= budget {
-                best = Some(plan);
+            for minor in minors {
+                let minor_len = minor.iter().map(count).fold(1u64, u64::saturating_mul);
+                if minor
+                    .iter()
+                    .any(|c| count(c).saturating_mul(group.order() as u64) > MAX_CONJ_ENTRIES)
+                {
+                    continue;
+                }
+                let positions = raw.saturating_mul(minor_len);
+                if positions <= largest.saturating_mul(2)
+                    || positions > most
+                    || best.as_ref().is_some_and(|b| b.positions() >= positions)
+                {
+                    continue;
+                }
+                let syms = subgroup(puzzle, group, &major, &minor);
+                if syms.len() < 2 {
+                    continue;
+                }
+                let mut all = major.clone();
+                all.extend(minor.iter().cloned());
+                let plan = SymPlan {
+                    name: names(puzzle, &all),
+                    major: major.clone(),
+                    minor,
+                    syms,
+                    raw,
+                    minor_len,
+                };
+                if plan.estimate() <= MAX_REDUCED_ENTRIES && plan.bytes(puzzle) <= budget {
+                    best = Some(plan);
+                }
             }
         }
     }

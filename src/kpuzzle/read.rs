@@ -66,8 +66,19 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
             });
         }
     }
+    // The name as ksolve+'s `Name` line holds it: one line of text, blanks around it
+    // dropped, none when empty.
     let name = match get(root, "name") {
-        Some(v) => Some(doc.string(v, "the puzzle's name")?.to_string()),
+        Some(v) => {
+            let text = doc.string(v, "the puzzle's name")?.trim();
+            if text.chars().any(char::is_control) {
+                return Err(doc.err(
+                    doc.at(v),
+                    "the puzzle's name holds a control character or a line break: expected one line of text",
+                ));
+            }
+            (!text.is_empty()).then(|| text.to_string())
+        }
         None => None,
     };
     let orbits_value = doc.field(root, "orbits", "the definition")?;
@@ -271,6 +282,13 @@ fn check_name(doc: &Doc<'_>, name: &str, at: usize) -> Result<(), DefError> {
         return Err(doc.err(
             at,
             format!("the name {name:?} is empty or holds blanks: expected a name without blanks"),
+        ));
+    }
+    // A bare number is a count or a limit wherever ksolve reads names.
+    if name.chars().all(|c| c.is_ascii_digit()) {
+        return Err(doc.err(
+            at,
+            format!("the name `{name}` is a number: expected a name with a letter or sign"),
         ));
     }
     Ok(())

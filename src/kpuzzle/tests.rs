@@ -137,6 +137,13 @@ fn deep_nesting_and_bad_bytes_are_refused_without_recursing() {
     let e = read_definition(b"{\"name\": \"\xff\"}", "t.json").unwrap_err();
     assert!(e.to_string().contains("not UTF-8"), "{e}");
     assert!(read("{}").unwrap_err().to_string().contains("no `orbits`"));
+    // A name ksolve+'s `Name` line could not hold, or a number as a move's name.
+    let e = read(&tiny("").replace("\"tiny\"", "\"ti\\u001dny\"")).unwrap_err();
+    assert!(e.to_string().contains("control character"), "{e}");
+    let e = read(&tiny("").replace("\"B\": {", "\"12\": {")).unwrap_err();
+    assert!(e.to_string().contains("is a number"), "{e}");
+    let p = read(&tiny("").replace("\"tiny\"", "\"  \"")).unwrap();
+    assert_eq!(p.name, None);
     assert!(read("[1]")
         .unwrap_err()
         .to_string()

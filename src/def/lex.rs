@@ -237,10 +237,3 @@ pub(crate) fn entry(word: &str) -> Result<Entry, EntryError> {
         Ok((_, (false, None))) | Err(_) => Err(EntryError::NotANumber),
     }
 }
-
-/// Whether a word starts a vector line rather than naming something: ksolve+ decides
-/// the same way, by the first character. A sign counts, so that `-1` is reported as a
-/// bad number rather than as an unknown set.
-pub(crate) fn looks_numeric(word: &str) -> bool {
-    word.starts_with(|c: char| c.is_ascii_digit() || c == '?' || c == '-' || c == '+')
-}

@@ -9,60 +9,11 @@
 //! Commands are read one at a time, as the layer above asks for them, so that a file is
 //! refused at its first bad command without the rest of it being read.
 
-use super::lex::{looks_numeric, Lexer, Line, Source};
+use super::lex::{Lexer, Line, Source};
 use crate::located::{DefError, ErrorKind};
-
-/// Commands of a definition file.
-pub(crate) const DEF_COMMANDS: &[&str] = &[
-    "Name",
-    "Set",
-    "Solved",
-    "Move",
-    "Ignore",
-    "Block",
-    "ForbiddenPairs",
-    "ForbiddenGroups",
-    // ksolve's addition: a weight per move for the search (see `costs`).
-    "MoveCosts",
-    "Multiplicators",
-    "ParallelMoves",
-    "MoveLimits",
-    // twsearch's additions (see `twsearch`): `StartState` and `MoveTransformation`
-    // are `Solved` and `Move` numbered from 0; `Illegal` is read only to be refused.
-    "StartState",
-    "MoveTransformation",
-    "MoveAlias",
-    "MoveSequence",
-    "Illegal",
-    // Our extension: the sticker map (see `stickers`).
-    "Stickers",
-];
-
-/// Commands of a scramble file.
-pub(crate) const SCRAMBLE_COMMANDS: &[&str] = &[
-    "Scramble",
-    // twsearch's positions numbered from 0.
-    "ScrambleState",
-    "StartState",
-    "ScrambleAlg",
-    "RandomScramble",
-    "MaxDepth",
-    "Slack",
-    "QTM",
-    "HTM",
-    "MoveLimits",
-    // Our extension: a position by its colours (see `crate::sticker::read`).
-    "ScrambleFacelets",
-    // Our extension: the goal for the scrambles after it (ksolve+ has no such command).
-    "Goal",
-    "GoalAlg",
-];
-
-/// Whether a word is a command of either language, or `End`. Such words cannot name a
-/// set or a move, since they would be read as the start or end of a command.
-pub(crate) fn is_reserved(word: &str) -> bool {
-    word == "End" || DEF_COMMANDS.contains(&word) || SCRAMBLE_COMMANDS.contains(&word)
-}
+use crate::puzzle::names::{
+    is_reserved, looks_numeric, name_problem, DEF_COMMANDS, SCRAMBLE_COMMANDS,
+};
 
 /// One set inside a position-like block: its name line and the vector lines after it
 /// (permutation then orientation; for `Block`, the piece list).
@@ -233,40 +184,10 @@ const SCR_EXPECTED: &str =
 
 /// Checks the word that names a set or move in a command line.
 fn check_name(src: &Source, line: &Line, what: &str) -> Result<(), DefError> {
-    let name = &line.toks[1].s;
-    if is_reserved(name) {
-        return Err(src.err(
-            line,
-            1,
-            invalid(format!(
-                "`{name}` cannot name a {what}: it is a command word; expected another name"
-            )),
-        ));
+    match name_problem(&line.toks[1].s, what == "move") {
+        Some(why) => Err(src.err(line, 1, invalid(why))),
+        None => Ok(()),
     }
-    // twsearch (and PuzzleGeometry's `2F`, `3Rw`) lets move names start with a digit:
-    // a move name never stands alone on a line, so it cannot be taken for a vector. A
-    // set name can, and a bare number would be ambiguous in `MoveLimits`.
-    let digit_led =
-        name.starts_with(|c: char| c.is_ascii_digit()) && !name.chars().all(|c| c.is_ascii_digit());
-    if looks_numeric(name) && !(what == "move" && digit_led) {
-        return Err(src.err(
-            line,
-            1,
-            invalid(format!(
-                "`{name}` cannot name a {what}: names starting with a digit, sign or `?` read as vectors; expected a name starting with a letter"
-            )),
-        ));
-    }
-    if what == "move" && name.ends_with('*') {
-        return Err(src.err(
-            line,
-            1,
-            invalid(format!(
-                "`{name}` cannot name a move: a final `*` means \"all powers\" in MoveLimits; expected a name without it"
-            )),
-        ));
-    }
-    Ok(())
 }
 
 /// Reads commands one at a time from a file.

@@ -110,7 +110,7 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
         ));
     }
     for (mname, at, v) in props(moves_obj) {
-        check_name(&doc, mname, at)?;
+        check_name(&doc, mname, at, true)?;
         let effect = read_transformation(&doc, v, mname, &orbits)?;
         if effect.is_identity() {
             return Err(doc.err(
@@ -160,7 +160,7 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
         }
         let mut pending = Vec::new();
         for (dname, at, v) in props(derived) {
-            check_name(&doc, dname, at)?;
+            check_name(&doc, dname, at, true)?;
             pending.push((dname, at, doc.string(v, "an algorithm")?, doc.at(v)));
         }
         // Each round reads every derived move whose algorithm names only moves known so
@@ -277,21 +277,18 @@ impl Moves<'_> {
 
 /// A move or orbit name must be a word: ksolve's algorithms, limits and output
 /// separate names by blanks.
-fn check_name(doc: &Doc<'_>, name: &str, at: usize) -> Result<(), DefError> {
+fn check_name(doc: &Doc<'_>, name: &str, at: usize, is_move: bool) -> Result<(), DefError> {
     if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(doc.err(
             at,
             format!("the name {name:?} is empty or holds blanks: expected a name without blanks"),
         ));
     }
-    // A bare number is a count or a limit wherever ksolve reads names.
-    if name.chars().all(|c| c.is_ascii_digit()) {
-        return Err(doc.err(
-            at,
-            format!("the name `{name}` is a number: expected a name with a letter or sign"),
-        ));
+    // The names ksolve+'s language can hold, so that the puzzle prints as a definition.
+    match crate::puzzle::names::name_problem(name, is_move) {
+        Some(why) => Err(doc.err(at, why)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn read_orbits(doc: &Doc<'_>, v: &Value<'_>) -> Result<Vec<Orbit>, DefError> {
@@ -309,7 +306,7 @@ fn read_orbits(doc: &Doc<'_>, v: &Value<'_>) -> Result<Vec<Orbit>, DefError> {
         let owner = "this orbit (`orbitName`, `numPieces`, `numOrientations`)";
         let name_v = doc.field(o, "orbitName", owner)?;
         let name = doc.string(name_v, "the orbit's name")?;
-        check_name(doc, name, doc.at(name_v))?;
+        check_name(doc, name, doc.at(name_v), false)?;
         if orbits.iter().any(|o| o.def.name == name) {
             return Err(doc.err(
                 doc.at(name_v),

@@ -141,7 +141,9 @@ fn deep_nesting_and_bad_bytes_are_refused_without_recursing() {
     let e = read(&tiny("").replace("\"tiny\"", "\"ti\\u001dny\"")).unwrap_err();
     assert!(e.to_string().contains("control character"), "{e}");
     let e = read(&tiny("").replace("\"B\": {", "\"12\": {")).unwrap_err();
-    assert!(e.to_string().contains("is a number"), "{e}");
+    assert!(e.to_string().contains("read as vectors"), "{e}");
+    let e = read(&tiny("").replace("\"B\": {", "\"-B\": {")).unwrap_err();
+    assert!(e.to_string().contains("`-B` cannot name a move"), "{e}");
     let p = read(&tiny("").replace("\"tiny\"", "\"  \"")).unwrap();
     assert_eq!(p.name, None);
     assert!(read("[1]")

@@ -14,6 +14,7 @@ mod goal;
 mod guard;
 pub mod limits;
 pub(crate) mod moves;
+pub(crate) mod names;
 pub mod stickers;
 mod target;
 

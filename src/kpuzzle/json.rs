@@ -242,17 +242,22 @@ pub fn props<'v, 'a>(o: &'v Object<'a>) -> impl Iterator<Item = (&'v str, usize,
 }
 
 /// The value of property `name` of `o`, if present (the first, should it repeat: the
-/// readers refuse repeated names first).
+/// readers refuse repeated names first, [`unique`]).
 pub fn get<'v, 'a>(o: &'v Object<'a>, name: &str) -> Option<&'v Value<'a>> {
     props(o).find(|(n, _, _)| *n == name).map(|(_, _, v)| v)
 }
 
-/// The first repeated property name of `o`, with where its second use stands.
-pub fn repeated<'v>(o: &'v Object<'_>) -> Option<(&'v str, usize)> {
+/// Refuses an object that gives a property twice, at its second use; `what` names the
+/// properties in the message (`orbit`, `move`).
+pub fn unique(doc: &Doc<'_>, o: &Object<'_>, what: &str) -> Result<(), DefError> {
     let mut seen = std::collections::HashSet::new();
-    props(o)
-        .find(|(n, _, _)| !seen.insert(*n))
-        .map(|(n, at, _)| (n, at))
+    match props(o).find(|(n, _, _)| !seen.insert(*n)) {
+        Some((name, at, _)) => Err(doc.err(
+            at,
+            format!("{what} `{name}` is given twice: expected each once"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// What kind of JSON value `v` is, in words.

@@ -4,7 +4,7 @@
 //! `Scramble`; an `orientationMod` of 1 marks an orientation unknown, which, like `?`
 //! in a scramble file, the definition's `Ignore` must allow there.
 
-use super::json::{get, props, repeated, Doc};
+use super::json::{get, props, unique, Doc};
 use crate::located::DefError;
 use crate::puzzle::{
     IgnoreMask, Puzzle, Scramble, ScrambleSource, SetState, SolveSettings, Target,
@@ -20,12 +20,7 @@ pub fn read_pattern(
 ) -> Result<Scramble, DefError> {
     let (doc, root) = Doc::parse(bytes, file)?;
     let pattern = doc.object(&root, "a KPattern (per orbit: `pieces` and `orientation`)")?;
-    if let Some((orbit, at)) = repeated(pattern) {
-        return Err(doc.err(
-            at,
-            format!("orbit `{orbit}` is given twice: expected each orbit once"),
-        ));
-    }
+    unique(&doc, pattern, "orbit")?;
     let mut state = puzzle.solved.clone();
     let mut ignore: Vec<IgnoreMask> = puzzle
         .sets

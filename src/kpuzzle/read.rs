@@ -14,7 +14,7 @@
 //! orbit with `m` orientations (every twist reduced modulo `m`, which is well defined
 //! because `m` divides the orbit's count).
 
-use super::json::{get, props, repeated, Doc};
+use super::json::{get, props, unique, Doc};
 use crate::alg::{parse as parse_alg, AlgLine, MoveNames};
 use crate::located::{DefError, Warning};
 use crate::puzzle::limits::{
@@ -47,12 +47,7 @@ struct Orbit {
 pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>), DefError> {
     let (doc, root) = Doc::parse(bytes, file)?;
     let root = doc.object(&root, "a KPuzzle definition")?;
-    if let Some((name, at)) = repeated(root) {
-        return Err(doc.err(
-            at,
-            format!("`{name}` is given twice: expected each property once"),
-        ));
-    }
+    unique(&doc, root, "property")?;
     let mut warnings = Vec::new();
     for (name, at, _) in props(root) {
         if !KNOWN.contains(&name) {
@@ -103,12 +98,7 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
     };
     let moves_value = doc.field(root, "moves", "the definition")?;
     let moves_obj = doc.object(moves_value, "the moves, by name")?;
-    if let Some((name, at)) = repeated(moves_obj) {
-        return Err(doc.err(
-            at,
-            format!("move `{name}` is given twice: expected distinct names"),
-        ));
-    }
+    unique(&doc, moves_obj, "move")?;
     for (mname, at, v) in props(moves_obj) {
         check_name(&doc, mname, at, true)?;
         let effect = read_transformation(&doc, v, mname, &orbits)?;
@@ -143,12 +133,7 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
     let mut alias_at: Vec<usize> = Vec::new();
     if let Some(derived) = get(root, "derivedMoves") {
         let derived = doc.object(derived, "the derived moves, by name")?;
-        if let Some((name, at)) = repeated(derived) {
-            return Err(doc.err(
-                at,
-                format!("derived move `{name}` is given twice: expected distinct names"),
-            ));
-        }
+        unique(&doc, derived, "derived move")?;
         if derived.properties.len() > MAX_DERIVED {
             return Err(doc.err(
                 derived.range.start,
@@ -350,12 +335,7 @@ fn read_default_pattern(
     orbits: &mut [Orbit],
 ) -> Result<Transform, DefError> {
     let pattern = doc.object(v, "the solved pattern, by orbit")?;
-    if let Some((name, at)) = repeated(pattern) {
-        return Err(doc.err(
-            at,
-            format!("orbit `{name}` is given twice: expected each orbit once"),
-        ));
-    }
+    unique(doc, pattern, "orbit")?;
     for (name, at, _) in props(pattern) {
         if !orbits.iter().any(|o| o.def.name == name) {
             return Err(unknown_orbit(doc, name, at, orbits));
@@ -414,12 +394,7 @@ fn read_transformation(
     orbits: &[Orbit],
 ) -> Result<Transform, DefError> {
     let t = doc.object(v, &format!("move `{mname}`'s transformation, by orbit"))?;
-    if let Some((name, at)) = repeated(t) {
-        return Err(doc.err(
-            at,
-            format!("orbit `{name}` is given twice: expected each orbit once"),
-        ));
-    }
+    unique(doc, t, "orbit")?;
     let mut sets: Vec<SetState> = orbits
         .iter()
         .map(|o| SetState::identity(o.def.size))

@@ -11,6 +11,7 @@ use crate::puzzle::{Metric, Puzzle};
 use crate::storage::file;
 use crate::symmetry::SymmetryGroup;
 use crate::table::comp::{CompError, Component};
+use crate::table::plan::PlannedTable;
 use crate::table::{plan, CompId, Tables, CONTENTS_VERSION};
 
 /// A built symmetry-reduced table with the components it reads.
@@ -68,6 +69,7 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
     // under 1G) look large next to them, and the sum of scores, which rewards many
     // small tables, takes the trade.
     let mut largest = 0u64;
+    let mut largest_table: Option<PlannedTable> = None;
     // Down to a sixteenth: the 3x3x3's corners × flips (5.6 GiB with its class table)
     // then fits the default budget of a 24 GiB machine (a quarter, 5.9 GiB) beside
     // small ordinary tables, which the search mostly leaves out next to it anyway.
@@ -86,7 +88,8 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
         let scratch = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
         let left = budget.saturating_sub(c.bytes - scratch);
         if shift == 0 {
-            largest = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
+            largest_table = c.tables.iter().max_by_key(|t| t.len).cloned();
+            largest = largest_table.as_ref().map_or(0, |t| t.len);
         }
         let plan = plan_sym(puzzle, group, left, &report.chosen, reachable, false)
             .filter(|p| shift == 0 || p.positions() >= largest.saturating_mul(2));
@@ -111,7 +114,11 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
         ordinary: budget,
         plan: None,
     });
-    Ok(replacing_largest(puzzle, group, budget, reachable)?.unwrap_or(best))
+    let replaced = match largest_table {
+        Some(t) => replacing_largest(puzzle, group, budget, &t, reachable),
+        None => None,
+    };
+    Ok(replaced.unwrap_or(best))
 }
 
 /// Where the whole budget's largest ordinary table holds every position of the puzzle
@@ -124,22 +131,14 @@ fn replacing_largest(
     puzzle: &Puzzle,
     group: &SymmetryGroup,
     budget: u64,
+    largest: &PlannedTable,
     reachable: Option<u64>,
-) -> Result<Option<Share>, CompError> {
-    let whole = plan::plan_report(puzzle, budget)?;
-    let Some(largest) = whole.candidates[whole.best]
-        .tables
-        .iter()
-        .max_by_key(|t| t.len)
-        .cloned()
-    else {
-        return Ok(None);
-    };
+) -> Option<Share> {
     // Only a table of every position the moves reach, a God's table: then the reduced
     // table is exact too and nothing the smaller share loses can matter. A table of
     // part of a puzzle (the 3x3x3's corners) keeps its place beside the others.
     if reachable != Some(largest.len) {
-        return Ok(None);
+        return None;
     }
     let mut seen = largest.comps.clone();
     seen.sort_by_key(|c| c.key_bytes());
@@ -154,18 +153,16 @@ fn replacing_largest(
         }
         let scratch = c.tables.iter().map(|t| t.len).max().unwrap_or(0);
         let left = budget.saturating_sub(c.bytes - scratch);
-        let Some(p) = plan_sym(puzzle, group, left, &report.chosen, reachable, true) else {
-            return Ok(None);
-        };
+        let p = plan_sym(puzzle, group, left, &report.chosen, reachable, true)?;
         let mut comps: Vec<_> = p.major.iter().chain(&p.minor).cloned().collect();
         comps.sort_by_key(|c| c.key_bytes());
         let fraction = p.estimate().saturating_mul(8) <= largest.len;
-        return Ok((comps == seen && fraction).then_some(Share {
+        return (comps == seen && fraction).then_some(Share {
             ordinary,
             plan: Some(p),
-        }));
+        });
     }
-    Ok(None)
+    None
 }
 
 impl Tables {

@@ -8,6 +8,7 @@
 //! scratch folder holding copies of `puzzles/` and `scrambles/`, with `--tables` pointing
 //! into it, so that no table is ever written into the repository or the user's cache.
 
+use crate::common::shell;
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
@@ -67,96 +68,18 @@ fn tour(readme: &str) -> Vec<Step> {
 }
 
 /// Reads `ksolve ARGS` or `printf 'INPUT' | ksolve ARGS` into what to feed on standard
-/// input and ksolve's arguments. Anything else a shell would do differently from this
-/// reading (variables, globs, redirections) is refused, so that a README command runs
-/// here exactly as it would when pasted into a shell.
+/// input and ksolve's arguments, as [`shell::split_feed`] reads a command: anything a
+/// shell would do differently from this reading (variables, globs, redirections) is
+/// refused, so that a README command runs here exactly as it would when pasted into a
+/// shell.
 fn parse_command(command: &str, line: usize) -> (Option<String>, Vec<String>) {
-    let words = shell_words(command, line);
-    let (stdin, ksolve) = match words.iter().position(|w| w == "|") {
-        Some(bar) => {
-            let feed = &words[..bar];
-            assert!(
-                feed.len() == 2 && feed[0] == "printf",
-                "README.md:{line}: only `printf '...' |` may feed a command"
-            );
-            (Some(printf(&feed[1], line)), &words[bar + 1..])
-        }
-        None => (None, &words[..]),
-    };
+    // A `!` outside quotes is kept as a word's character, not refused.
+    let (stdin, ksolve) = shell::split_feed("README.md", command, line, false);
     assert!(
         ksolve.first().map(String::as_str) == Some("ksolve"),
         "README.md:{line}: a tour command must run ksolve"
     );
     (stdin, ksolve[1..].to_vec())
-}
-
-/// Splits a command into words as a POSIX shell would for the forms the tour uses:
-/// blanks separate words, single quotes keep everything, double quotes keep everything
-/// but `\"` and `\\`, and a lone `|` is its own word.
-fn shell_words(command: &str, line: usize) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut chars = command.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            ' ' => words.extend(word.take()),
-            '|' => {
-                words.extend(word.take());
-                words.push("|".to_string());
-            }
-            '\'' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => w.push(c),
-                        None => panic!("README.md:{line}: unclosed single quote"),
-                    }
-                }
-            }
-            '"' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => w.push(c),
-                            other => panic!("README.md:{line}: escape `\\{other:?}` in quotes"),
-                        },
-                        Some(c @ ('$' | '`')) => {
-                            panic!("README.md:{line}: `{c}` in double quotes")
-                        }
-                        Some(c) => w.push(c),
-                        None => panic!("README.md:{line}: unclosed double quote"),
-                    }
-                }
-            }
-            '$' | '`' | '*' | '?' | ';' | '&' | '<' | '>' | '\\' | '~' | '(' | ')' => {
-                panic!("README.md:{line}: `{c}` outside quotes, which a shell would expand")
-            }
-            c => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    words.extend(word);
-    words
-}
-
-/// What `printf FORMAT` prints, for formats with no `%` and no escape but `\n` and `\\`.
-fn printf(format: &str, line: usize) -> String {
-    let mut out = String::new();
-    let mut chars = format.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('\\') => out.push('\\'),
-                other => panic!("README.md:{line}: printf escape `\\{other:?}`"),
-            },
-            '%' => panic!("README.md:{line}: printf conversion `%`"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Copies every file of the folder `from` into the new folder `to` (one level deep).

@@ -121,7 +121,7 @@ impl PyPuzzle {
             (Some(text), None) => Ok(vec![Scramble {
                 name: text.split_whitespace().collect::<Vec<_>>().join(" "),
                 source: ScrambleSource::Alg(self.alg_moves(py, text)?),
-                settings: SolveSettings::default(),
+                settings: SolveSettings::for_puzzle(&self.puzzle),
                 line: 0,
             }]),
             (None, Some(path)) => {
@@ -180,7 +180,7 @@ impl PyPuzzle {
         };
         out.set_item("order", order)?;
         if let Some(text) = alg {
-            let mut settings = SolveSettings::default();
+            let mut settings = SolveSettings::for_puzzle(&self.puzzle);
             if let Some(names) = moves {
                 settings.limits = only(&self.puzzle, &names)?;
             }

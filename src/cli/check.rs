@@ -55,6 +55,9 @@ struct MoveSummary {
     /// The exact order: a number, or a decimal string beyond `u64`.
     order: serde_json::Value,
     directed: bool,
+    /// Whether searches use the move unless `--moves` or `MoveLimits` says otherwise
+    /// (false for a move the definition's `SearchMoves` leaves out).
+    searched: bool,
     moves: Vec<String>,
     /// The `MoveCosts` weight of each of `moves`, when the definition weighs any move.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -190,6 +193,7 @@ fn summarize_puzzle(p: &Puzzle, file: String, warnings: usize) -> Summary {
             // Not `b.order`, which saturates: the summary shows the true order.
             order: big_json(&move_order(p, i)),
             directed: b.directed,
+            searched: p.searched.get(i).copied().unwrap_or(true),
             moves: b.powers.iter().map(|&id| p.mv(id).name.clone()).collect(),
             weights: p
                 .has_weights()
@@ -481,7 +485,11 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     )?;
     let width = s.base_moves.iter().map(|x| x.name.len()).max().unwrap_or(0);
     for m in &s.base_moves {
-        let dir = if m.directed { ", directed" } else { "" };
+        let dir = format!(
+            "{}{}",
+            if m.directed { ", directed" } else { "" },
+            if m.searched { "" } else { ", not searched" }
+        );
         let weights = match &m.weights {
             Some(w) => {
                 let w: Vec<String> = w.iter().map(u32::to_string).collect();
@@ -498,6 +506,19 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
                 small => small.to_string(),
             },
             m.moves.join(" ")
+        )?;
+    }
+    if s.base_moves.iter().any(|m| !m.searched) {
+        let searched: Vec<&str> = s
+            .base_moves
+            .iter()
+            .filter(|m| m.searched)
+            .map(|m| m.name.as_str())
+            .collect();
+        writeln!(
+            out,
+            "searched: {} (SearchMoves; --moves or a MoveLimits block that names a move lets a search use it)",
+            searched.join(" ")
         )?;
     }
     if s.commuting_pairs.is_empty() {

@@ -7,7 +7,8 @@
 //! settings the command line does not name keep the file's values.
 
 use ksolve::alg::{self, AlgLine, MoveNames};
-use ksolve::puzzle::{Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings};
+use ksolve::puzzle::{Auf, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings};
+use std::sync::Arc;
 
 /// Where `--alg` text is said to come from in error messages.
 const ALG_SOURCE: &str = "<--alg>";
@@ -36,6 +37,12 @@ pub struct Overrides {
     /// `MoveLimits`: every other move is limited to 0). May be given several times.
     #[arg(long, value_name = "MOVES", value_delimiter = ',')]
     pub moves: Vec<String>,
+    /// Count a position as solved when a turn of MOVE (any power) would solve it, and
+    /// print each algorithm once, with the turn it still needs (`--post-auf U`: the
+    /// algorithms of a last-layer case up to the last U turn). Widens the file's goal
+    /// the same way.
+    #[arg(long, value_name = "MOVE")]
+    pub post_auf: Option<String>,
 }
 
 impl Overrides {
@@ -57,7 +64,7 @@ impl Overrides {
             out.push(Scramble {
                 name: text.split_whitespace().collect::<Vec<_>>().join(" "),
                 source: ScrambleSource::Alg(moves),
-                settings: SolveSettings::default(),
+                settings: SolveSettings::for_puzzle(puzzle),
                 line: 0,
             });
         }
@@ -67,6 +74,7 @@ impl Overrides {
     /// Replaces, in every scramble, the settings the command line names.
     pub fn apply(&self, puzzle: &Puzzle, scrambles: &mut [Scramble]) -> anyhow::Result<()> {
         let limits = self.move_limits(puzzle)?;
+        let auf = self.auf(puzzle)?;
         for s in scrambles {
             let settings = &mut s.settings;
             if let Some(n) = self.slack {
@@ -83,8 +91,21 @@ impl Overrides {
             if let Some(limits) = &limits {
                 settings.limits.clone_from(limits);
             }
+            if let Some(auf) = &auf {
+                settings.goal = Some(Arc::new(auf.goal(puzzle, settings.goal.as_deref())));
+            }
         }
         Ok(())
+    }
+
+    /// The `--post-auf` move, when one is given.
+    pub fn auf(&self, puzzle: &Puzzle) -> anyhow::Result<Option<Auf>> {
+        self.post_auf
+            .as_deref()
+            .map(|name| {
+                Auf::new(puzzle, name.trim()).map_err(|why| anyhow::anyhow!("--post-auf: {why}"))
+            })
+            .transpose()
     }
 
     /// `--moves` as move limits: every base move not named is limited to 0. This is

@@ -6,7 +6,8 @@
 //! [`Emitter`] as the solver confirms them.
 
 use super::output;
-use ksolve::puzzle::{Goal, IgnoreMask, Metric, MoveId, Puzzle, State};
+use ksolve::puzzle::{Auf, TurnKinds, TurnMetric};
+use ksolve::puzzle::{Goal, IgnoreMask, Lengths, Metric, MoveId, Puzzle, State};
 use std::io::{self, Write};
 
 /// The destination of a scramble's output.
@@ -57,26 +58,106 @@ pub struct Emitter<'p> {
     pub written: u64,
     /// The first solution, kept for `--steps`.
     pub first: Option<Vec<MoveId>>,
-    /// The scramble's metric, and with `MoveCosts` weights the moves of each solution
-    /// written (for `--json`'s `solution_moves`).
+    /// The scramble's metric, and whether the definition weighs moves (`MoveCosts`:
+    /// the text then gives each solution's moves and cost).
     pub metric: Metric,
-    pub moves: Option<Vec<usize>>,
+    pub weighted: bool,
+    /// The kinds of turn, for each solution's length in every metric.
+    pub kinds: &'p TurnKinds,
+    /// The moves and the lengths of each solution written, in order (for `--json`'s
+    /// `solution_moves` and `lengths`).
+    pub moves: Vec<usize>,
+    pub lengths: Vec<Lengths>,
+    /// Whether the text gives each solution's length in every metric (`--metrics`).
+    pub show_lengths: bool,
+    /// With `--sort-by`: the metric solutions are ordered by, and the solutions held
+    /// until the search ends ([`Emitter::finish`] writes them).
+    pub sort_by: Option<TurnMetric>,
+    pub held: Vec<Vec<MoveId>>,
+    /// With `--post-auf`: the adjusting move (solutions that merely add it to a shorter
+    /// one are left out, the others say which turn they need), and the turn each
+    /// solution written needs (for `--json`'s `post_auf`).
+    pub auf: Option<Auf>,
+    pub auf_needed: Vec<String>,
     /// With a goal: the position solved from, its `?` marks, and the name of the goal
     /// position the first solution ends in (for `--json`).
     pub goal: Option<(&'p Goal, &'p State, &'p [IgnoreMask])>,
     pub reached: Option<String>,
 }
 
-impl Emitter<'_> {
+impl<'p> Emitter<'p> {
+    /// An emitter to `sink` for a scramble solved in `metric`, printing nothing extra.
+    pub fn new(sink: Sink, puzzle: &'p Puzzle, kinds: &'p TurnKinds, metric: Metric) -> Self {
+        Emitter {
+            sink,
+            puzzle,
+            written: 0,
+            first: None,
+            metric,
+            weighted: puzzle.has_weights(),
+            kinds,
+            moves: Vec::new(),
+            lengths: Vec::new(),
+            show_lengths: false,
+            sort_by: None,
+            held: Vec::new(),
+            auf: None,
+            auf_needed: Vec::new(),
+            goal: None,
+            reached: None,
+        }
+    }
+
+    /// Takes a confirmed solution: written at once, or held for `--sort-by`.
     pub fn emit(&mut self, seq: &[MoveId]) {
+        if self
+            .auf
+            .as_ref()
+            .is_some_and(|a| a.dominated(self.puzzle, seq))
+        {
+            return;
+        }
         if let (Some((goal, start, ignore)), None) = (self.goal, &self.reached) {
             let end = self.puzzle.apply_sequence(start, seq);
             self.reached = goal
                 .reached_by(&end, ignore)
                 .map(|i| goal.positions[i].name.clone());
         }
+        match self.sort_by {
+            Some(_) => self.held.push(seq.to_vec()),
+            None => self.write(seq),
+        }
+    }
+
+    /// Writes the solutions held for `--sort-by`, shortest in its metric first (a stable
+    /// sort: ties keep the search's order).
+    pub fn finish(&mut self) {
+        let Some(metric) = self.sort_by else {
+            return;
+        };
+        let mut held = std::mem::take(&mut self.held);
+        held.sort_by_key(|seq| self.kinds.lengths(self.puzzle, seq).get(metric));
+        for seq in &held {
+            self.write(seq);
+        }
+    }
+
+    fn write(&mut self, seq: &[MoveId]) {
+        let lengths = self.kinds.lengths(self.puzzle, seq);
         let (puzzle, metric, weighted, written) =
-            (self.puzzle, self.metric, self.moves.is_some(), self.written);
+            (self.puzzle, self.metric, self.weighted, self.written);
+        let show = self.show_lengths || self.sort_by.is_some();
+        // The turn of the adjusting move this solution still needs.
+        let needed = match (&self.auf, self.goal) {
+            (Some(auf), Some((goal, start, ignore))) => {
+                let end = puzzle.apply_sequence(start, seq);
+                let turn = goal
+                    .reached_by(&end, ignore)
+                    .and_then(|i| auf.needed(puzzle, i));
+                Some(turn.map_or(String::new(), |m| puzzle.mv(m).name.clone()))
+            }
+            _ => None,
+        };
         let json = self.sink.json(|out| {
             let sep = if written == 0 { "" } else { "," };
             let s = serde_json::to_string(&puzzle.format_sequence(seq))?;
@@ -84,24 +165,45 @@ impl Emitter<'_> {
         });
         output::or_exit(json);
         let text = self.sink.text(|out| {
+            let mut notes = Vec::new();
             if weighted {
                 // Weighted moves: the cost and the move count differ, so print both.
                 let cost: u32 = seq.iter().map(|&m| puzzle.move_cost(metric, m)).sum();
                 let n = seq.len();
-                writeln!(
-                    out,
-                    "{}  ({n} move{}, cost {cost})",
-                    solution_line(puzzle, seq),
+                notes.push(format!(
+                    "{n} move{}, cost {cost}",
                     if n == 1 { "" } else { "s" }
-                )
-            } else {
-                writeln!(out, "{}", solution_line(puzzle, seq))
+                ));
+            }
+            if let Some(turn) = &needed {
+                notes.push(match turn.is_empty() {
+                    true => "no AUF".to_string(),
+                    false => format!("AUF {turn}"),
+                });
+            }
+            if show {
+                let each: Vec<String> = TurnMetric::ALL
+                    .iter()
+                    .map(|&m| format!("{} {}", lengths.get(m), m.name()))
+                    .collect();
+                notes.push(each.join(", "));
+            }
+            match notes.is_empty() {
+                true => writeln!(out, "{}", solution_line(puzzle, seq)),
+                false => writeln!(
+                    out,
+                    "{}  ({})",
+                    solution_line(puzzle, seq),
+                    notes.join("; ")
+                ),
             }
         });
         output::or_exit(text);
-        if let Some(moves) = &mut self.moves {
-            moves.push(seq.len());
+        self.moves.push(seq.len());
+        if let Some(turn) = needed {
+            self.auf_needed.push(turn);
         }
+        self.lengths.push(lengths);
         self.written += 1;
         if self.first.is_none() {
             self.first = Some(seq.to_vec());

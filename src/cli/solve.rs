@@ -16,7 +16,8 @@ use ksolve::def::format_state;
 use ksolve::gods::database;
 use ksolve::progress::{format_duration, Progress};
 use ksolve::puzzle::{
-    IgnoreMask, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
+    IgnoreMask, Lengths, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State,
+    Target, TurnKinds, TurnMetric,
 };
 use ksolve::rng::Rng;
 use ksolve::search::{SolveOptions, Status as SearchStatus};
@@ -72,6 +73,16 @@ pub struct SolveArgs {
     /// Print one JSON object per scramble per line instead of ksolve+'s text.
     #[arg(long)]
     pub json: bool,
+    /// After each solution, print its length in HTM, QTM, STM and ETM (a slice counts
+    /// 2, 2 per quarter, 1 and 1; a rotation 0, 0, 0 and 1). `--json` always carries
+    /// them, as `lengths`.
+    #[arg(long)]
+    pub metrics: bool,
+    /// Print each scramble's solutions ordered by their length in this metric (ties in
+    /// the search's order), with every metric's length; the solutions are then printed
+    /// once the search ends.
+    #[arg(long, value_enum, value_name = "METRIC")]
+    pub sort_by: Option<SortBy>,
     /// Where tables are kept and how much memory they may take.
     #[command(flatten)]
     pub table: TableArgs,
@@ -113,6 +124,30 @@ pub struct SolveArgs {
     pub verbose: bool,
 }
 
+/// The metrics `--sort-by` orders by.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SortBy {
+    /// Half-turn metric (outer block turns; a slice counts 2).
+    Htm,
+    /// Quarter-turn metric.
+    Qtm,
+    /// Slice-turn metric (a slice counts 1).
+    Stm,
+    /// Execution-turn metric (rotations count 1 too).
+    Etm,
+}
+
+impl SortBy {
+    fn metric(self) -> TurnMetric {
+        match self {
+            SortBy::Htm => TurnMetric::Htm,
+            SortBy::Qtm => TurnMetric::Qtm,
+            SortBy::Stm => TurnMetric::Stm,
+            SortBy::Etm => TurnMetric::Etm,
+        }
+    }
+}
+
 /// The fields of a scramble's `--json` object that follow its streamed `name` and
 /// `solutions`.
 #[derive(serde::Serialize)]
@@ -126,10 +161,16 @@ struct JsonRest<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     goal: Option<String>,
     metric: &'a str,
-    /// With `MoveCosts` weights, `length` is a cost and this is the number of moves of
-    /// each solution, in the order of `solutions`.
+    /// The number of moves of each solution, in the order of `solutions` (with
+    /// `MoveCosts` weights `length` is a cost, and this the count).
+    solution_moves: Vec<usize>,
+    /// Each solution's length in HTM, QTM, STM and ETM (see `ksolve::puzzle::turns`),
+    /// in the order of `solutions`.
+    lengths: Vec<Lengths>,
+    /// With `--post-auf`: the turn each solution still needs ("" for none), in the order
+    /// of `solutions`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    solution_moves: Option<Vec<usize>>,
+    post_auf: Option<Vec<String>>,
     seconds: f64,
     /// Of `seconds`, the time spent building or loading tables (and the groups).
     table_seconds: f64,
@@ -168,7 +209,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 }),
                 Err(why) => ScrambleSource::Impossible(why),
             },
-            settings: SolveSettings::default(),
+            settings: SolveSettings::for_puzzle(&puzzle),
             line: 0,
         }],
         (None, None) => args.overrides.alg_scrambles(&puzzle)?,
@@ -215,11 +256,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
-    let reach = Reachability::new(&puzzle).limited_by(if args.overrides.moves.is_empty() {
-        "MoveLimits allow"
-    } else {
-        "--moves allows"
-    });
+    let reach = match args.overrides.moves.is_empty() {
+        true => Reachability::new(&puzzle),
+        false => Reachability::new(&puzzle).limited_by("--moves allows"),
+    };
     let mut answerer = Answerer::new(&puzzle, Tables::new(cache, budget))
         .with_reachability(reach)
         .with_database(db);
@@ -283,6 +323,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
              batch differs from a single run; give --seed for repeatable shards",
         );
     }
+    let kinds = TurnKinds::of(&puzzle);
     let mut code = EXIT_OK;
     for (index, scramble) in scrambles.iter().enumerate() {
         let mine = batch.as_ref().is_none_or(|b| b.shard.takes(index));
@@ -295,22 +336,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         if !mine {
             continue;
         }
-        let mut emitter = Emitter {
-            sink: match batch {
-                Some(_) => Sink::Record {
-                    text: Vec::new(),
-                    json: Vec::new(),
-                },
-                None => Sink::Stdout { json: args.json },
+        let sink = match batch {
+            Some(_) => Sink::Record {
+                text: Vec::new(),
+                json: Vec::new(),
             },
-            puzzle: &puzzle,
-            written: 0,
-            first: None,
-            metric: scramble.settings.metric,
-            moves: puzzle.has_weights().then(Vec::new),
-            goal: None,
-            reached: None,
+            None => Sink::Stdout { json: args.json },
         };
+        let mut emitter = Emitter::new(sink, &puzzle, &kinds, scramble.settings.metric);
+        emitter.show_lengths = args.metrics;
+        emitter.sort_by = args.sort_by.map(SortBy::metric);
+        emitter.auf = args.overrides.auf(&puzzle)?;
         // Every write is checked, so a closed or full standard output stops the run
         // between scrambles at the latest (see `output`).
         emitter
@@ -358,6 +394,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             &bars,
             &mut |_, s| emitter.emit(s),
         )?;
+        emitter.finish();
         if let Some(why) = &report.database_refused {
             bars.warn(&format!("{}: {why}; searching instead", scramble.name));
         }
@@ -389,7 +426,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 reason: unreachable,
                 length: outcome.length,
                 metric: scramble.settings.metric.name(),
-                solution_moves: emitter.moves.take(),
+                solution_moves: std::mem::take(&mut emitter.moves),
+                lengths: std::mem::take(&mut emitter.lengths),
+                post_auf: emitter
+                    .auf
+                    .is_some()
+                    .then(|| std::mem::take(&mut emitter.auf_needed)),
                 seconds: report.total.as_secs_f64(),
                 table_seconds: report.tables.as_secs_f64(),
                 search_seconds: report.total.saturating_sub(report.tables).as_secs_f64(),

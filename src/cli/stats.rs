@@ -109,7 +109,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<u8> {
     let mut rng = Rng::new(seed);
     let settings = SolveSettings {
         metric: if args.qtm { Metric::Qtm } else { Metric::Htm },
-        ..SolveSettings::default()
+        ..SolveSettings::for_puzzle(&puzzle)
     };
     // Uniform draws need the group; a puzzle too large for it falls back to long walks.
     let group = match sampling {

@@ -91,6 +91,14 @@ pub fn write_def(puzzle: &Puzzle) -> String {
             let _ = writeln!(out, "MoveAlias {name} {}", puzzle.mv(id).name);
         }
     }
+    // Our `SearchMoves`, when the definition leaves some moves out of searches.
+    if puzzle.unsearched().next().is_some() {
+        let names: Vec<&str> = (0..puzzle.base_moves.len())
+            .filter(|&b| puzzle.searched[b])
+            .map(|b| puzzle.base_moves[b].name.as_str())
+            .collect();
+        let _ = writeln!(out, "\nSearchMoves {}", names.join(" "));
+    }
     let ignored: Vec<usize> = (0..puzzle.sets.len())
         .filter(|&k| puzzle.ignore[k].any())
         .collect();

@@ -384,7 +384,7 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
     let sets = set_names(puzzle);
     let names = MoveNames::new(puzzle);
     let alg_names = alg::MoveNames::new(puzzle);
-    let mut settings = SolveSettings::default();
+    let mut settings = SolveSettings::for_puzzle(puzzle);
     let mut out = Vec::new();
     // The group judges positions given by their colours; built at the first of them.
     let mut group = None;
@@ -428,7 +428,7 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
                 continue;
             }
             ScrItem::MoveLimits(rows) => {
-                settings.limits = limits(src, puzzle, &names, &rows)?;
+                settings.limits = puzzle.with_default_limits(limits(src, puzzle, &names, &rows)?);
                 continue;
             }
             ScrItem::Goal(line, secs) => {

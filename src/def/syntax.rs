@@ -46,6 +46,8 @@ pub(crate) enum DefItem {
     },
     /// `Stickers`, our extension: the body lines of the sticker map.
     Stickers(Line, Vec<Line>),
+    /// `SearchMoves NAME...` (a ksolve extension): the moves searches use by default.
+    SearchMoves(Line),
     /// `MoveCosts` (a ksolve extension), with its rows.
     MoveCosts(Vec<Line>),
     /// A command that is accepted and skipped: `Multiplicators`, `ParallelMoves`, and
@@ -178,7 +180,7 @@ fn other_kind_hint(word: &str, def: bool) -> String {
     }
 }
 
-const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers, MoveCosts (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
+const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers, MoveCosts, SearchMoves (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
 const SCR_EXPECTED: &str =
     "Scramble, ScrambleAlg, ScrambleFacelets, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits, Goal, GoalAlg (or twsearch's ScrambleState)";
 
@@ -329,6 +331,12 @@ impl<'b> Reader<'b> {
                 arity(src, &line, 2, "MoveAlias NEW EXISTING")?;
                 check_name(src, &line, "move")?;
                 DefItem::Derived(line)
+            }
+            "SearchMoves" => {
+                if line.toks.len() < 2 {
+                    arity(src, &line, 1, "SearchMoves MOVE MOVE...")?;
+                }
+                DefItem::SearchMoves(line)
             }
             "MoveSequence" => {
                 if line.toks.len() < 3 {

@@ -92,7 +92,7 @@ pub fn read_pattern(
     Ok(Scramble {
         name: name.to_string(),
         source: ScrambleSource::Position(Target { state, ignore }),
-        settings: SolveSettings::default(),
+        settings: SolveSettings::for_puzzle(puzzle),
         line: 1,
     })
 }

@@ -89,6 +89,12 @@ pub fn write_definition(puzzle: &Puzzle) -> Result<Export, ExportError> {
         left_out
             .push("the sticker map (`Stickers`), which KPuzzle JSON has no place for".to_string());
     }
+    if puzzle.unsearched().next().is_some() {
+        left_out.push(
+            "which moves searches use (`SearchMoves`): a KPuzzle's searches use every move"
+                .to_string(),
+        );
+    }
     Ok(Export {
         json: out,
         left_out,

@@ -10,6 +10,7 @@
 //! move's orientation by *source* position (ksolve+'s convention); [`Transform::from_ksolve`]
 //! converts once at load time so the hot paths never see the other form.
 
+mod auf;
 mod goal;
 mod guard;
 pub mod limits;
@@ -17,11 +18,14 @@ pub(crate) mod moves;
 pub(crate) mod names;
 pub mod stickers;
 mod target;
+mod turns;
 
+pub use auf::Auf;
 pub use goal::{union_masks, Goal, GoalPosition};
 pub use guard::{Cond, Guard, Rule};
 pub use moves::{order, power_name, qtm_cost, MoveId};
 pub use target::{LimitKey, Metric, MoveLimit, Scramble, ScrambleSource, SolveSettings, Target};
+pub use turns::{Lengths, TurnKind, TurnKinds, TurnMetric};
 
 use std::fmt;
 
@@ -229,6 +233,12 @@ pub struct Puzzle {
     pub free: Vec<Vec<bool>>,
     /// Which positions are well formed (see [`Rule`]); empty when all are.
     pub rules: Vec<Rule>,
+    /// Per base move: whether searches use it unless told otherwise (our `SearchMoves`
+    /// line; empty when it is absent and every move is searched). A move left out is
+    /// still a move: scrambles, goals and algorithms may use it, and `--moves` or a
+    /// `MoveLimits` block that names it lets a search use it (see
+    /// [`Puzzle::default_limits`]).
+    pub searched: Vec<bool>,
 }
 
 impl Puzzle {
@@ -297,6 +307,7 @@ impl Puzzle {
             guards: vec![None; nbase],
             free: Vec::new(),
             rules: Vec::new(),
+            searched: Vec::new(),
         }
     }
 

@@ -26,6 +26,8 @@ pub const DEF_COMMANDS: &[&str] = &[
     "Illegal",
     // Our extension: the sticker map (see `stickers`).
     "Stickers",
+    // Our extension: the moves searches use by default (see `Puzzle::searched`).
+    "SearchMoves",
 ];
 
 /// Commands of a scramble file.

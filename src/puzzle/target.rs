@@ -133,6 +133,56 @@ impl SolveSettings {
     }
 }
 
+impl SolveSettings {
+    /// The settings a scramble of `puzzle` starts with: ksolve+'s defaults, with the
+    /// moves the definition leaves out of searches limited to 0.
+    pub fn for_puzzle(puzzle: &Puzzle) -> SolveSettings {
+        SolveSettings {
+            limits: puzzle.default_limits(),
+            ..SolveSettings::default()
+        }
+    }
+}
+
+impl Puzzle {
+    /// The base moves searches leave out unless told otherwise ([`Puzzle::searched`]).
+    pub fn unsearched(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.base_moves.len()).filter(|&b| self.searched.get(b) == Some(&false))
+    }
+
+    /// The move limits every scramble starts with: one shared limit of 0 over the base
+    /// moves the definition's `SearchMoves` leaves out (none without it), so that the
+    /// search, its canonical automaton and the reachability verdict treat them as a
+    /// `MoveLimits` block would.
+    pub fn default_limits(&self) -> Vec<MoveLimit> {
+        let keys: Vec<LimitKey> = self.unsearched().map(LimitKey::Family).collect();
+        match keys.is_empty() {
+            true => Vec::new(),
+            false => vec![MoveLimit { keys, max: 0 }],
+        }
+    }
+
+    /// `limits` (a scramble file's `MoveLimits` block) with the default limit of 0 on
+    /// the unsearched base moves the block does not name: naming one is what lets a
+    /// search use it.
+    pub fn with_default_limits(&self, mut limits: Vec<MoveLimit>) -> Vec<MoveLimit> {
+        let keys: Vec<LimitKey> = self
+            .unsearched()
+            .filter(|&b| {
+                !limits.iter().flat_map(|l| &l.keys).any(|k| match *k {
+                    LimitKey::Family(f) => f == b,
+                    LimitKey::Move(m) => self.mv(m).base == b,
+                })
+            })
+            .map(LimitKey::Family)
+            .collect();
+        if !keys.is_empty() {
+            limits.push(MoveLimit { keys, max: 0 });
+        }
+        limits
+    }
+}
+
 impl Default for SolveSettings {
     fn default() -> Self {
         SolveSettings {

@@ -112,7 +112,11 @@ impl<'p> Reachability<'p> {
             goals: GoalGroups::default(),
             limited: HashMap::new(),
             exact: None,
-            limited_by: "MoveLimits allow",
+            // A definition that leaves moves out of searches limits them itself.
+            limited_by: match puzzle.unsearched().next() {
+                Some(_) => "SearchMoves and MoveLimits allow",
+                None => "MoveLimits allow",
+            },
         }
     }
 

@@ -1,6 +1,8 @@
 //! Puzzle definitions written for these tests, and helpers to run the solver on them.
 #![allow(dead_code)]
 
+pub mod shell;
+
 use ksolve::def::{parse_puzzle, parse_scrambles};
 use ksolve::progress::Silent;
 use ksolve::puzzle::{IgnoreMask, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State};

@@ -114,6 +114,37 @@ impl Builder<'_> {
             puzzle.stickers = Some(crate::def::stickers::read(src, &puzzle, line, rows)?);
         }
         crate::def::costs::apply(src, &mut puzzle, &self.costs)?;
+        if let Some(line) = &self.search_moves {
+            puzzle.searched = search_moves(src, &puzzle, line)?;
+        }
         Ok((puzzle, self.warnings))
     }
+}
+
+/// The base moves a `SearchMoves` line names (a power or an alias names its base move),
+/// as [`Puzzle::searched`] holds them.
+fn search_moves(
+    src: &crate::def::lex::Source,
+    puzzle: &Puzzle,
+    line: &Line,
+) -> Result<Vec<bool>, DefError> {
+    let mut searched = vec![false; puzzle.base_moves.len()];
+    for (col, tok) in line.toks.iter().enumerate().skip(1) {
+        match puzzle.move_by_name(&tok.s) {
+            Some(id) => searched[puzzle.mv(id).base] = true,
+            None => {
+                let known: Vec<&str> = puzzle.base_moves.iter().map(|b| b.name.as_str()).collect();
+                return Err(src.err(
+                    line,
+                    col,
+                    invalid(format!(
+                        "`{}` is not a move of the definition: expected the names of the moves searches use, from {}",
+                        tok.s,
+                        known.join(", ")
+                    )),
+                ));
+            }
+        }
+    }
+    Ok(searched)
 }

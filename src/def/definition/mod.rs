@@ -140,6 +140,8 @@ struct Builder<'s> {
     warnings: Vec<Warning>,
     /// Our `Stickers` block, read once the puzzle is assembled.
     stickers: Option<(Line, Vec<Line>)>,
+    /// Our `SearchMoves` line, read once every move (aliases included) is known.
+    search_moves: Option<Line>,
 }
 
 impl<'s> Builder<'s> {
@@ -597,6 +599,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         warned_deprecated: false,
         warnings: Vec::new(),
         stickers: None,
+        search_moves: None,
     };
     while let Some(item) = reader.next_def()? {
         match item {
@@ -628,6 +631,20 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
                 b.derived.push(line);
             }
             DefItem::MoveCosts(rows) => b.costs.extend(rows),
+            DefItem::SearchMoves(line) => {
+                b.close_sets(&line);
+                if let Some(first) = &b.search_moves {
+                    return Err(src.err(
+                        &line,
+                        0,
+                        invalid(format!(
+                            "a second `SearchMoves` line: expected one list of the moves searches use (the first is at line {})",
+                            first.no
+                        )),
+                    ));
+                }
+                b.search_moves = Some(line);
+            }
             DefItem::Skipped(line) => b.skipped(&line),
             DefItem::Stickers(line, rows) => {
                 b.close_sets(&line);

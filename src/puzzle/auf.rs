@@ -1,0 +1,143 @@
+//! Adjusting a face after an algorithm (post-AUF): a goal "solved up to a last turn of
+//! one move", and what that last turn is for each solution.
+//!
+//! Algorithm hunters ask for a case's algorithms that end with the last layer solved up
+//! to a turn of `U`, and want each algorithm once, with the turn it needs. [`Auf::goal`]
+//! widens a goal (the definition's `Solved` when none is set) to every position a power
+//! of the move takes it to; [`Auf::dominated`] tells the solutions that only differ from
+//! a shorter one by that last turn, which are left out; [`Auf::needed`] names the turn a
+//! solution needs.
+
+use super::{Goal, GoalPosition, IgnoreMask, MoveId, Puzzle, Target, Transform};
+
+/// A move whose powers adjust a face after an algorithm.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Auf {
+    /// The base move.
+    pub base: usize,
+    /// Its order: the goal has this many positions per original goal position.
+    pub order: usize,
+}
+
+impl Auf {
+    /// The adjusting move named `name` (a power or an alias names its base move); `Err`
+    /// says why not.
+    pub fn new(puzzle: &Puzzle, name: &str) -> Result<Auf, String> {
+        let id = puzzle
+            .move_by_name(name)
+            .ok_or_else(|| format!("the puzzle has no move `{name}`"))?;
+        let base = puzzle.mv(id).base;
+        let b = &puzzle.base_moves[base];
+        if b.directed {
+            return Err(format!(
+                "`{}` turns one way only (`noinverse`): an adjusting turn must have its inverse",
+                b.name
+            ));
+        }
+        Ok(Auf {
+            base,
+            order: b.powers.len() + 1,
+        })
+    }
+
+    /// Power `j` (0 ..= order-1) of the move, as a transformation.
+    fn power(&self, puzzle: &Puzzle, j: usize) -> Transform {
+        match j {
+            0 => Transform::identity(&puzzle.sets),
+            _ => puzzle
+                .mv(puzzle.base_moves[self.base].powers[j - 1])
+                .effect
+                .clone(),
+        }
+    }
+
+    /// `goal` (or the definition's solved state) widened to every position a power of
+    /// the move makes from one of its positions: position `i * order + j` is original
+    /// position `i` followed by power `j`.
+    pub fn goal(&self, puzzle: &Puzzle, goal: Option<&Goal>) -> Goal {
+        let originals: Vec<GoalPosition> = match goal {
+            Some(g) => g.positions.clone(),
+            None => vec![GoalPosition {
+                name: "solved".into(),
+                target: Target {
+                    state: puzzle.solved.clone(),
+                    // The positions `Solved` leaves free stay free wherever they go.
+                    ignore: puzzle
+                        .sets
+                        .iter()
+                        .enumerate()
+                        .map(|(k, set)| IgnoreMask {
+                            perm: (0..set.size)
+                                .map(|i| puzzle.free.get(k).is_some_and(|f| f[i]))
+                                .collect(),
+                            ori: vec![false; set.size],
+                        })
+                        .collect(),
+                },
+                line: 0,
+            }],
+        };
+        let mut positions = Vec::with_capacity(originals.len() * self.order);
+        for p in &originals {
+            for j in 0..self.order {
+                let m = self.power(puzzle, j);
+                let state = p.target.state.then(&m, &puzzle.sets);
+                let ignore = p
+                    .target
+                    .ignore
+                    .iter()
+                    .enumerate()
+                    .map(|(k, mask)| {
+                        let perm = &m.sets[k].perm;
+                        // After the move, position `i` holds what stood at `perm[i]`,
+                        // and whatever that position left free is free here.
+                        IgnoreMask {
+                            perm: (0..mask.perm.len())
+                                .map(|i| mask.perm[perm[i] as usize])
+                                .collect(),
+                            ori: (0..mask.ori.len())
+                                .map(|i| mask.ori[perm[i] as usize])
+                                .collect(),
+                        }
+                    })
+                    .collect();
+                let name = match j {
+                    0 => p.name.clone(),
+                    _ => format!(
+                        "{} {}",
+                        p.name,
+                        puzzle.mv(puzzle.base_moves[self.base].powers[j - 1]).name
+                    ),
+                };
+                positions.push(GoalPosition {
+                    name,
+                    target: Target { state, ignore },
+                    line: p.line,
+                });
+            }
+        }
+        Goal { positions }
+    }
+
+    /// Whether `seq` is a shorter solution followed by a turn of the move (perhaps with
+    /// moves that commute with it after that turn): the shorter one is printed instead.
+    pub fn dominated(&self, puzzle: &Puzzle, seq: &[MoveId]) -> bool {
+        for &m in seq.iter().rev() {
+            let b = puzzle.mv(m).base;
+            if b == self.base {
+                return true;
+            }
+            if !puzzle.commute(b, self.base) {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// The turn a solution ending on position `reached` of [`Auf::goal`] still needs:
+    /// `None` when it ends on an original goal position.
+    pub fn needed(&self, puzzle: &Puzzle, reached: usize) -> Option<MoveId> {
+        let j = reached % self.order;
+        (j != 0).then(|| puzzle.base_moves[self.base].powers[self.order - j - 1])
+    }
+}

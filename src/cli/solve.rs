@@ -492,6 +492,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             let line = summary::line(
                 &scramble.name,
                 &scramble.settings,
+                puzzle.has_weights(),
                 outcome,
                 emitter.written,
                 report.total.as_secs_f64(),

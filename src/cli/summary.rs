@@ -6,10 +6,12 @@ use ksolve::puzzle::{Metric, SolveSettings};
 use ksolve::search::{Outcome, Status};
 
 /// The summary of one scramble: its name, the optimal length in the scramble's metric
-/// (or why there is none), how many solutions were printed and how long it took.
+/// (or why there is none; with `MoveCosts` weights, `weighted`, the optimal cost), how
+/// many solutions were printed and how long it took.
 pub fn line(
     name: &str,
     settings: &SolveSettings,
+    weighted: bool,
     outcome: &Outcome,
     printed: u64,
     seconds: f64,
@@ -24,7 +26,11 @@ pub fn line(
                 (Metric::Qtm, _) => "quarter turns",
             };
             let plural = if printed == 1 { "" } else { "s" };
-            format!("{n} {unit}, {printed} solution{plural}")
+            match weighted {
+                // A weighted length is a cost, not a number of moves.
+                true => format!("cost {n}, {printed} solution{plural}"),
+                false => format!("{n} {unit}, {printed} solution{plural}"),
+            }
         }
         // A solved outcome always has a length; say so plainly if it ever has not.
         (Status::Solved, None) => format!("solved, {printed} solutions"),
@@ -33,6 +39,11 @@ pub fn line(
         (Status::LimitsUnreachable, _) => "no solution within the limits".to_string(),
         (Status::LimitsBound(d), _) => format!("no solution within the limits up to depth {d}"),
     };
+    with_time(name, &what, seconds, tables)
+}
+
+/// `NAME: WHAT, TIME`, the time split when tables took some of it.
+fn with_time(name: &str, what: &str, seconds: f64, tables: f64) -> String {
     // Tables built or loaded for this scramble (the first, mostly) are told apart
     // from the search, so that a slow first answer says where its time went.
     if tables >= 0.005 {
@@ -69,32 +80,37 @@ mod tests {
         };
         let solved = outcome(Status::Solved, Some(16));
         assert_eq!(
-            line("r2", &htm, &solved, 1, 0.412, 0.0),
+            line("r2", &htm, false, &solved, 1, 0.412, 0.0),
             "r2: 16 moves, 1 solution, 0.41 s"
         );
         assert_eq!(
-            line("r2", &qtm, &solved, 3, 2.0, 0.0),
+            line("r2", &qtm, false, &solved, 3, 2.0, 0.0),
             "r2: 16 quarter turns, 3 solutions, 2.00 s"
         );
         let one = outcome(Status::Solved, Some(1));
         assert_eq!(
-            line("x", &htm, &one, 2, 0.0, 0.0),
+            line("x", &htm, false, &one, 2, 0.0, 0.0),
             "x: 1 move, 2 solutions, 0.00 s"
         );
         let deep = outcome(Status::MaxDepth, None);
         assert_eq!(
-            line("x", &qtm, &deep, 0, 0.0, 0.0),
+            line("x", &qtm, false, &deep, 0, 0.0, 0.0),
             "x: no solution within MaxDepth 7, 0.00 s"
         );
         let never = outcome(Status::Unreachable, None);
         assert_eq!(
-            line("x", &htm, &never, 0, 0.0, 0.0),
+            line("x", &htm, false, &never, 0, 0.0, 0.0),
             "x: cannot be solved, 0.00 s"
         );
         // Table time is told apart from the search once it counts.
         assert_eq!(
-            line("r1", &htm, &solved, 1, 2.5, 2.0),
+            line("r1", &htm, false, &solved, 1, 2.5, 2.0),
             "r1: 16 moves, 1 solution, 2.50 s (2.00 s tables, 0.50 s search)"
+        );
+        // With MoveCosts weights the length is a cost.
+        assert_eq!(
+            line("w", &htm, true, &solved, 2, 0.0, 0.0),
+            "w: cost 16, 2 solutions, 0.00 s"
         );
     }
 }

@@ -73,9 +73,14 @@ impl<'p> MoveNames<'p> {
         MoveNames { puzzle, ids, bases }
     }
 
-    /// The base move of this name (for `BASE*` in MoveLimits).
+    /// The base move of this name (for `BASE*` in MoveLimits); another name for a move
+    /// (`MoveAlias`, a KPuzzle's derived move) names its base move, as it does in
+    /// `--moves`.
     pub(crate) fn base(&self, name: &str) -> Option<usize> {
-        self.bases.get(name).copied()
+        self.bases.get(name).copied().or_else(|| {
+            let alias = self.puzzle.aliases.iter().find(|(a, _)| a == name)?;
+            Some(self.puzzle.mv(alias.1).base)
+        })
     }
 
     /// Word `tok` of `line` as a move.

@@ -91,6 +91,25 @@ fn move_alias_names_a_move_and_its_powers() {
     let p = tws("MoveAlias Up U\nForbiddenPairs\nUp R\nEnd\n");
     let (u, r) = (p.move_by_name("U").unwrap(), p.move_by_name("R").unwrap());
     assert!(p.forbidden[u.index() * p.moves.len() + r.index()]);
+    // MoveLimits may name an alias alone or as a family (`Up*` is every power of U).
+    let p = tws("MoveAlias Up U\n");
+    let v = parse_scrambles(
+        b"MoveLimits\nUp* 1\nUp 0\nEnd\nRandomScramble r\nEnd\n",
+        "s.scr",
+        &p,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let u_base = p.mv(p.move_by_name("U").unwrap()).base;
+    assert_eq!(
+        v[0].settings.limits,
+        vec![
+            crate::puzzle::MoveLimit::single(crate::puzzle::LimitKey::Family(u_base), 1),
+            crate::puzzle::MoveLimit::single(
+                crate::puzzle::LimitKey::Move(p.move_by_name("U").unwrap()),
+                0
+            ),
+        ]
+    );
 }
 
 #[test]

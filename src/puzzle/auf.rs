@@ -68,7 +68,9 @@ impl Auf {
                         .enumerate()
                         .map(|(k, set)| IgnoreMask {
                             perm: (0..set.size)
-                                .map(|i| puzzle.free.get(k).is_some_and(|f| f[i]))
+                                .map(|i| {
+                                    puzzle.free.get(k).is_some_and(|f| f.get(i) == Some(&true))
+                                })
                                 .collect(),
                             ori: vec![false; set.size],
                         })

@@ -1111,6 +1111,54 @@ fn limits(case: &Case, solver: &mut Solver, metric: Metric, rng: &mut Rng) -> us
             &|q| q == &solved_pos,
             &format!("MoveLimits {body:?} from state {i}"),
         );
+        // The same, searched on the puzzle without the moves limited to 0, with tables
+        // built for the moves left (`solve::narrow`, what `solve` does with a batch).
+        let scramble = Scramble {
+            name: "narrowed".into(),
+            source: ScrambleSource::Position(ksolve::puzzle::Target {
+                state: to_state(spec, p, start),
+                ignore: Vec::new(),
+            }),
+            settings: settings.clone(),
+            line: 0,
+        };
+        if let Some(n) = solve::narrow(p, &[scramble]) {
+            let s = &n.scrambles[0];
+            let ScrambleSource::Position(t) = &s.source else {
+                panic!("a position stays a position when narrowed")
+            };
+            let mut narrowed =
+                Solver::new(&n.puzzle, Tables::new(TableCache::in_memory(), 1 << 20));
+            let out = solve_grow(
+                &mut narrowed,
+                &t.state,
+                &[],
+                &s.settings,
+                base,
+                "solve with limits, narrowed",
+            );
+            // Back to the whole puzzle's moves, by name, for the replay.
+            let solutions = out
+                .solutions
+                .iter()
+                .map(|sol| {
+                    sol.iter()
+                        .map(|&m| p.move_by_name(&n.puzzle.mv(m).name).expect("a kept move"))
+                        .collect()
+                })
+                .collect();
+            let out = Outcome { solutions, ..out };
+            check_outcome(
+                spec,
+                p,
+                start,
+                &out,
+                want,
+                metric,
+                &|q| q == &solved_pos,
+                &format!("MoveLimits {body:?} from state {i}, narrowed"),
+            );
+        }
         for s in &out.solutions {
             for l in &lines {
                 let used = s

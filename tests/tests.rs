@@ -31,6 +31,7 @@ mod hunting;
 mod io_cli;
 mod kpuzzle;
 mod layers;
+mod narrowed;
 mod output_snapshots;
 mod parse_speed;
 mod play_cli;

@@ -151,10 +151,8 @@ impl<'p> Emitter<'p> {
         let needed = match (&self.auf, self.goal) {
             (Some(auf), Some((goal, start, ignore))) => {
                 let end = puzzle.apply_sequence(start, seq);
-                let turn = goal
-                    .reached_by(&end, ignore)
-                    .and_then(|i| auf.needed(puzzle, i));
-                Some(turn.map_or(String::new(), |m| puzzle.mv(m).name.clone()))
+                let turn = goal.reached_by(&end, ignore).and_then(|i| auf.needed(i));
+                Some(turn.unwrap_or_default().to_string())
             }
             _ => None,
         };

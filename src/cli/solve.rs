@@ -216,7 +216,45 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // Before anything reads the settings (the database's metric, the goal checks).
     args.overrides.apply(&puzzle, &mut scrambles)?;
-    let cache = args.table.cache(&args.def, &puzzle, &bytes, &bars);
+    // The kinds of turn and the adjusting move come from the whole definition: a
+    // narrowed puzzle may lack the rotations that tell slices apart.
+    let kinds = TurnKinds::of(&puzzle);
+    let auf = args.overrides.auf(&puzzle)?;
+    // Whether each scramble was given as a position, for what the text prints.
+    let given: Vec<bool> = scrambles
+        .iter()
+        .map(|s| {
+            matches!(
+                s.source,
+                ScrambleSource::Position(_) | ScrambleSource::Impossible(_)
+            )
+        })
+        .collect();
+    // The batch is searched on the moves it may use (see `solve::narrow`); a distance
+    // table is the whole puzzle's, so with one the puzzle stays whole.
+    let whole = puzzle;
+    let narrowed = match args.database {
+        Some(_) => None,
+        None => ksolve::solve::narrow(&whole, &scrambles),
+    };
+    // A refusal on the narrowed puzzle says which moves were left, as the verdict says
+    // it of move limits.
+    let mut left = None;
+    let (puzzle, scrambles, cache_bytes) = match narrowed {
+        Some(n) => {
+            let key = [&bytes[..], &n.key_bytes()].concat();
+            let by = match (args.overrides.moves.is_empty(), whole.unsearched().next()) {
+                (false, _) => "--moves allows",
+                (true, Some(_)) => "SearchMoves and MoveLimits allow",
+                (true, None) => "MoveLimits allow",
+            };
+            left = Some(by);
+            (n.puzzle, n.scrambles, key)
+        }
+        None => (whole.clone(), scrambles, bytes.clone()),
+    };
+    let kinds = kinds.within(&whole, &puzzle);
+    let cache = args.table.cache(&args.def, &puzzle, &cache_bytes, &bars);
     let budget = args.table.budget();
     // A budget too small for the move tables the search needs is refused before
     // anything large is built, with what it needs.
@@ -323,7 +361,6 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
              batch differs from a single run; give --seed for repeatable shards",
         );
     }
-    let kinds = TurnKinds::of(&puzzle);
     let mut code = EXIT_OK;
     for (index, scramble) in scrambles.iter().enumerate() {
         let mine = batch.as_ref().is_none_or(|b| b.shard.takes(index));
@@ -346,7 +383,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         let mut emitter = Emitter::new(sink, &puzzle, &kinds, scramble.settings.metric);
         emitter.show_lengths = args.metrics;
         emitter.sort_by = args.sort_by.map(SortBy::metric);
-        emitter.auf = args.overrides.auf(&puzzle)?;
+        emitter.auf = auf.clone();
         // Every write is checked, so a closed or full standard output stops the run
         // between scrambles at the latest (see `output`).
         emitter
@@ -361,10 +398,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 scramble.name
             ));
         }
-        if !matches!(
-            scramble.source,
-            ScrambleSource::Position(_) | ScrambleSource::Impossible(_)
-        ) {
+        if !given[index] {
             emitter.sink.text(|out| {
                 write!(
                     out,
@@ -419,7 +453,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 format_duration(report.total.saturating_sub(report.tables))
             );
         }
-        let unreachable = report.reach.reason();
+        let unreachable = match (report.reach.reason(), left) {
+            (Some(why), Some(by)) if !why.starts_with("with only") => {
+                let allowed = scramble.settings.allowed_moves(&puzzle);
+                let names: Vec<&str> = match &allowed {
+                    Some(ids) => ids.iter().map(|&m| puzzle.mv(m).name.as_str()).collect(),
+                    None => puzzle.moves.iter().map(|m| m.name.as_str()).collect(),
+                };
+                let names = match names.is_empty() {
+                    true => "none".to_string(),
+                    false => names.join(" "),
+                };
+                Some(format!("with only the moves {by} ({names}), {why}"))
+            }
+            (why, _) => why.map(str::to_string),
+        };
+        let unreachable = unreachable.as_deref();
         {
             let rest = JsonRest {
                 status: report.status,

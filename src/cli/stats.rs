@@ -9,7 +9,7 @@ use super::progress::Bars;
 use super::table_args::TableArgs;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use ksolve::group::Group;
-use ksolve::puzzle::{Metric, SolveSettings};
+use ksolve::puzzle::{Metric, Scramble, ScrambleSource, SolveSettings};
 use ksolve::rng::Rng;
 use ksolve::solve::Answerer;
 use ksolve::stats::{self, Sampling, Stats};
@@ -93,7 +93,23 @@ struct StatsJson<'a> {
 
 pub fn run(args: StatsArgs) -> anyhow::Result<u8> {
     let bars = Bars::new(args.quiet);
-    let (puzzle, bytes, def_name) = super::input::definition(&args.def, &bars)?;
+    let (whole, bytes, def_name) = super::input::definition(&args.def, &bars)?;
+    // A definition that leaves moves out of searches (`SearchMoves`) is measured on the
+    // moves searched: its random positions are those they reach, and its tables are
+    // built for them (see `solve::narrow`).
+    let probe = Scramble {
+        name: String::new(),
+        source: ScrambleSource::Random,
+        settings: SolveSettings::for_puzzle(&whole),
+        line: 0,
+    };
+    let (puzzle, bytes) = match ksolve::solve::narrow(&whole, &[probe]) {
+        Some(n) => {
+            let key = [&bytes[..], &n.key_bytes()].concat();
+            (n.puzzle, key)
+        }
+        None => (whole, bytes),
+    };
     let (sampling, count) = match (args.random, args.walk, args.count) {
         (Some(n), _, _) => (Sampling::Uniform, n),
         (None, Some(len), Some(n)) => (Sampling::Walk(len), n),

@@ -13,8 +13,12 @@ use super::{Goal, GoalPosition, IgnoreMask, MoveId, Puzzle, Target, Transform};
 /// A move whose powers adjust a face after an algorithm.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Auf {
-    /// The base move.
+    /// The base move, in the puzzle [`Auf::new`] was given (the one [`Auf::goal`] takes).
     pub base: usize,
+    /// Its name, by which [`Auf::dominated`] finds it in a puzzle narrowed to fewer moves.
+    pub name: String,
+    /// The names of its powers 1 ..= order-1.
+    pub powers: Vec<String>,
     /// Its order: the goal has this many positions per original goal position.
     pub order: usize,
 }
@@ -36,6 +40,12 @@ impl Auf {
         }
         Ok(Auf {
             base,
+            name: b.name.clone(),
+            powers: b
+                .powers
+                .iter()
+                .map(|&m| puzzle.mv(m).name.clone())
+                .collect(),
             order: b.powers.len() + 1,
         })
     }
@@ -105,11 +115,7 @@ impl Auf {
                     .collect();
                 let name = match j {
                     0 => p.name.clone(),
-                    _ => format!(
-                        "{} {}",
-                        p.name,
-                        puzzle.mv(puzzle.base_moves[self.base].powers[j - 1]).name
-                    ),
+                    _ => format!("{} {}", p.name, self.powers[j - 1]),
                 };
                 positions.push(GoalPosition {
                     name,
@@ -123,13 +129,18 @@ impl Auf {
 
     /// Whether `seq` is a shorter solution followed by a turn of the move (perhaps with
     /// moves that commute with it after that turn): the shorter one is printed instead.
+    /// `puzzle` may be narrowed to fewer moves than the one the move was found in; one
+    /// without the move has no solution that ends in it.
     pub fn dominated(&self, puzzle: &Puzzle, seq: &[MoveId]) -> bool {
+        let Some(base) = puzzle.base_by_name(&self.name) else {
+            return false;
+        };
         for &m in seq.iter().rev() {
             let b = puzzle.mv(m).base;
-            if b == self.base {
+            if b == base {
                 return true;
             }
-            if !puzzle.commute(b, self.base) {
+            if !puzzle.commute(b, base) {
                 return false;
             }
         }
@@ -138,8 +149,8 @@ impl Auf {
 
     /// The turn a solution ending on position `reached` of [`Auf::goal`] still needs:
     /// `None` when it ends on an original goal position.
-    pub fn needed(&self, puzzle: &Puzzle, reached: usize) -> Option<MoveId> {
+    pub fn needed(&self, reached: usize) -> Option<&str> {
         let j = reached % self.order;
-        (j != 0).then(|| puzzle.base_moves[self.base].powers[self.order - j - 1])
+        (j != 0).then(|| self.powers[self.order - j - 1].as_str())
     }
 }

@@ -13,6 +13,7 @@
 mod auf;
 mod goal;
 mod guard;
+mod keep;
 pub mod limits;
 pub(crate) mod moves;
 pub(crate) mod names;

@@ -148,6 +148,23 @@ impl TurnKinds {
         TurnKinds { kinds }
     }
 
+    /// The kinds of `narrowed`'s base moves, from those of `whole` (which this is for),
+    /// by name: a puzzle narrowed to some moves ([`Puzzle::keeping`]) may have lost the
+    /// rotations that tell its slices apart.
+    pub fn within(&self, whole: &Puzzle, narrowed: &Puzzle) -> TurnKinds {
+        TurnKinds {
+            kinds: narrowed
+                .base_moves
+                .iter()
+                .map(|b| {
+                    whole
+                        .base_by_name(&b.name)
+                        .map_or(TurnKind::Outer, |i| self.kinds[i])
+                })
+                .collect(),
+        }
+    }
+
     /// Whether the puzzle has slices or rotations, where the metrics differ from
     /// counting moves.
     pub fn any_special(&self) -> bool {

@@ -27,10 +27,12 @@
 //! ```
 
 mod answer;
+mod narrow;
 pub mod reach;
 mod start;
 
 pub use answer::{AnswerError, Answerer, Method, Position, Report};
+pub use narrow::{narrow, Narrowed};
 pub use reach::{Origin, Reach, ReachStatus, Reachability};
 pub use start::{Start, Starts};
 

@@ -10,7 +10,7 @@
 
 use crate::group::Group;
 use crate::progress::{Progress, Silent};
-use crate::puzzle::{Puzzle, SolveSettings, State};
+use crate::puzzle::{IgnoreMask, Puzzle, SolveSettings, State};
 use crate::rng::Rng;
 use crate::search::random::{random_position, random_walk};
 use crate::search::SolveOptions;
@@ -74,6 +74,17 @@ impl Distribution {
             self.counts.resize(l + 1, 0);
         }
         self.counts[l] += 1;
+    }
+
+    /// Adds the counts of `other`.
+    pub fn merge(&mut self, other: &Distribution) {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+        self.unsolved += other.unsolved;
     }
 
     /// Positions of optimal length `length`.
@@ -258,6 +269,99 @@ pub fn run(
         solving: timer.elapsed(),
         nodes,
     })
+}
+
+/// Solves positions in batches, the positions of a batch shared out between
+/// `answerers` (one thread each, each with its own tables: for the small tables of a
+/// step, such as a cross, threads across positions outdo threads within one search).
+/// `next_batch` fills its vector with the next positions and returns `Ok(false)` once
+/// there are none (an `Err` ends the run: a scramble file's bad line). Each position is
+/// free where `ignore` says (a step's free pieces). Lengths do not depend on the number
+/// of threads.
+pub fn run_batches<E>(
+    answerers: &mut [Answerer],
+    ignore: &[IgnoreMask],
+    settings: &SolveSettings,
+    mut next_batch: impl FnMut(&mut Vec<State>) -> Result<bool, E>,
+    progress: &dyn Progress,
+) -> Result<Result<Stats, E>, AnswerError> {
+    let timer = Instant::now();
+    for a in answerers.iter_mut() {
+        a.solver()
+            .prepare(settings.metric, settings.goal.as_deref(), progress)?;
+    }
+    let tables = timer.elapsed();
+    let options = SolveOptions {
+        count: Some(1),
+        threads: Some(1),
+        ..SolveOptions::default()
+    };
+    let timer = Instant::now();
+    let mut distribution = Distribution::default();
+    let mut nodes = 0;
+    let mut batch = Vec::new();
+    progress.start("solving positions", None);
+    loop {
+        batch.clear();
+        let more = match next_batch(&mut batch) {
+            Ok(more) => more,
+            Err(e) => return Ok(Err(e)),
+        };
+        let share = batch.len().div_ceil(answerers.len()).max(1);
+        let results: Vec<Result<(Distribution, u64), AnswerError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = answerers
+                .iter_mut()
+                .zip(batch.chunks(share))
+                .map(|(answerer, part)| {
+                    s.spawn(move || {
+                        let mut d = Distribution::default();
+                        let mut nodes = 0;
+                        for start in part {
+                            let position = Position {
+                                start,
+                                ignore,
+                                origin: Origin::Given,
+                                impossible: None,
+                            };
+                            let report = answerer.answer(
+                                &position,
+                                settings,
+                                options,
+                                &Silent,
+                                &mut |_, _| {},
+                            )?;
+                            nodes += report.outcome.nodes;
+                            match (report.status, report.outcome.length) {
+                                (Status::Solved, Some(l)) => d.add(l),
+                                _ => d.unsolved += 1,
+                            }
+                        }
+                        Ok((d, nodes))
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a solving thread panicked"))
+                .collect()
+        });
+        for r in results {
+            let (d, n) = r?;
+            distribution.merge(&d);
+            nodes += n;
+        }
+        progress.inc(batch.len() as u64);
+        if !more {
+            break;
+        }
+    }
+    progress.finish();
+    Ok(Ok(Stats {
+        distribution,
+        tables,
+        solving: timer.elapsed(),
+        nodes,
+    }))
 }
 
 #[cfg(test)]

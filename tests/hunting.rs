@@ -18,20 +18,11 @@ fn root() -> PathBuf {
 /// Runs `ksolve solve` in the repository root with `--json`, tables in `tables`; the
 /// one JSON object it prints.
 fn solve_json(tables: &Path, args: &[&str]) -> Value {
-    let out = crate::common::ksolve()
-        .current_dir(root())
-        .arg("solve")
-        .args(args)
-        .args(["--json", "-q", "--tables"])
-        .arg(tables)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let mut all: Vec<&std::ffi::OsStr> = vec!["solve".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    all.extend(["--json", "-q", "--tables"].map(std::ffi::OsStr::new));
+    all.push(tables.as_os_str());
+    serde_json::from_str(&crate::common::stdout_of(&all)).unwrap()
 }
 
 fn strings(v: &Value) -> Vec<String> {

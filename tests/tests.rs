@@ -59,6 +59,7 @@ mod solve_symtable;
 mod solve_trial;
 mod solve_trust;
 mod stats_cli;
+mod steps;
 mod sticker_facelets;
 mod symmetry_cli;
 mod tour;

@@ -7,7 +7,10 @@
 //! settings the command line does not name keep the file's values.
 
 use ksolve::alg::{self, AlgLine, MoveNames};
-use ksolve::puzzle::{Auf, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings};
+use ksolve::puzzle::{
+    Auf, Goal, IgnoreMask, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings,
+};
+use std::path::Path;
 use std::sync::Arc;
 
 /// Where `--alg` text is said to come from in error messages.
@@ -43,6 +46,20 @@ pub struct Overrides {
     /// the same way.
     #[arg(long, value_name = "MOVE")]
     pub post_auf: Option<String>,
+    /// Solve to this goal instead of the solved state (replaces the file's `Goal` and
+    /// `GoalAlg` blocks): a goal file of `Goal`/`GoalAlg` blocks, or the name of one
+    /// shipped beside the definition (`--goal cross` reads
+    /// `puzzles/3x3x3_wca.goals/cross.txt` for `puzzles/3x3x3_wca.def`).
+    #[arg(long, value_name = "GOAL")]
+    pub goal: Option<String>,
+    /// Leave pieces unsolved, as `?` would in every scramble and goal, without editing
+    /// the definition: `SET` (every piece of the set, placed and turned anyhow),
+    /// `SET:orientation` (turned anyhow), `SET:permutation` (placed anyhow, turned as
+    /// solved) or `SET:POS,POS,...` (the pieces at these positions, numbered from 1).
+    /// May be given several times. Refused on puzzles whose moves depend on where
+    /// pieces are (blocks, guarded moves).
+    #[arg(long, value_name = "SPEC")]
+    pub ignore: Vec<String>,
 }
 
 impl Overrides {
@@ -72,9 +89,19 @@ impl Overrides {
     }
 
     /// Replaces, in every scramble, the settings the command line names.
-    pub fn apply(&self, puzzle: &Puzzle, scrambles: &mut [Scramble]) -> anyhow::Result<()> {
+    pub fn apply(
+        &self,
+        def: &Path,
+        puzzle: &Puzzle,
+        scrambles: &mut [Scramble],
+    ) -> anyhow::Result<()> {
         let limits = self.move_limits(puzzle)?;
         let auf = self.auf(puzzle)?;
+        let goal = match &self.goal {
+            Some(name) => Some(Arc::new(goal(def, name, puzzle)?)),
+            None => None,
+        };
+        let freed = self.ignore_masks(puzzle)?;
         for s in scrambles {
             let settings = &mut s.settings;
             if let Some(n) = self.slack {
@@ -91,11 +118,91 @@ impl Overrides {
             if let Some(limits) = &limits {
                 settings.limits.clone_from(limits);
             }
+            if let Some(goal) = &goal {
+                settings.goal = Some(goal.clone());
+            }
+            if let Some(masks) = &freed {
+                let base = match settings.goal.as_deref() {
+                    Some(g) => g.clone(),
+                    None => Goal::solved(puzzle, "solved"),
+                };
+                settings.goal = Some(Arc::new(base.freeing(puzzle, masks)));
+            }
             if let Some(auf) = &auf {
                 settings.goal = Some(Arc::new(auf.goal(puzzle, settings.goal.as_deref())));
             }
         }
         Ok(())
+    }
+
+    /// What `--ignore` leaves free, per set, when it is given.
+    fn ignore_masks(&self, puzzle: &Puzzle) -> anyhow::Result<Option<Vec<IgnoreMask>>> {
+        if self.ignore.is_empty() {
+            return Ok(None);
+        }
+        if !puzzle.blocks.is_empty() || puzzle.has_guards() {
+            anyhow::bail!(
+                "--ignore: this puzzle's moves depend on where its pieces are ({}), so no piece \
+                 can be left out of the position: expected a definition without them",
+                if puzzle.blocks.is_empty() {
+                    "guarded moves"
+                } else {
+                    "blocks"
+                }
+            );
+        }
+        let mut masks = puzzle.no_ignores();
+        for spec in self.ignore.iter().flat_map(|s| s.split_whitespace()) {
+            let (set_name, what) = match spec.split_once(':') {
+                Some((s, w)) => (s, Some(w)),
+                None => (spec, None),
+            };
+            let Some(k) = puzzle.set_by_name(set_name) else {
+                let known: Vec<&str> = puzzle.sets.iter().map(|s| s.name.as_str()).collect();
+                anyhow::bail!(
+                    "--ignore {spec}: the puzzle has no set `{set_name}`: expected one of {}",
+                    known.join(", ")
+                );
+            };
+            let set = &puzzle.sets[k];
+            let m = &mut masks[k];
+            match what {
+                None => {
+                    m.perm.fill(true);
+                    m.ori.fill(true);
+                }
+                Some("orientation" | "ori") => {
+                    if set.orientations <= 1 {
+                        anyhow::bail!(
+                            "--ignore {spec}: the pieces of `{set_name}` have no orientation to \
+                             ignore: expected `{set_name}` or `{set_name}:permutation`"
+                        );
+                    }
+                    m.ori.fill(true);
+                }
+                Some("permutation" | "perm") => m.perm.fill(true),
+                Some(list) => {
+                    for p in list.split(',') {
+                        let pos: usize = p
+                            .trim()
+                            .parse()
+                            .ok()
+                            .filter(|&n| (1..=set.size).contains(&n))
+                            .ok_or_else(|| {
+                                anyhow::anyhow!(
+                                    "--ignore {spec}: `{p}` is not a position of `{set_name}`: \
+                                 expected `orientation`, `permutation` or positions from 1 to {} \
+                                 separated by commas",
+                                    set.size
+                                )
+                            })?;
+                        m.perm[pos - 1] = true;
+                        m.ori[pos - 1] = true;
+                    }
+                }
+            }
+        }
+        Ok(Some(masks))
     }
 
     /// The `--post-auf` move, when one is given.
@@ -127,4 +234,46 @@ impl Overrides {
                 )
             })
     }
+}
+
+/// The goal `--goal NAME` names: the file NAME when there is one, else the goal file
+/// `NAME.txt` in the folder beside the definition named after it (`PUZZLE.goals/`).
+pub fn goal(def: &Path, name: &str, puzzle: &Puzzle) -> anyhow::Result<Goal> {
+    let path = Path::new(name);
+    if path.is_file() {
+        return Ok(ksolve::def::load_goal(path, puzzle)?);
+    }
+    let stem = def.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let dir = def
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(format!("{}.goals", stem.unwrap_or_default()));
+    let file = dir.join(format!("{name}.txt"));
+    if file.is_file() {
+        return Ok(ksolve::def::load_goal(&file, puzzle)?);
+    }
+    let mut known: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let p = e.path();
+                    let stem = p.file_stem()?.to_string_lossy().into_owned();
+                    (p.extension()? == "txt").then_some(stem)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    known.sort();
+    anyhow::bail!(
+        "--goal {name}: no such goal file, and no {}: expected a goal file or {}",
+        file.display(),
+        match known.is_empty() {
+            true => format!("the name of a goal in {} (there is none)", dir.display()),
+            false => format!(
+                "one of the goals shipped for this puzzle: {}",
+                known.join(", ")
+            ),
+        }
+    )
 }

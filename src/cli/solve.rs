@@ -16,8 +16,8 @@ use ksolve::def::format_state;
 use ksolve::gods::database;
 use ksolve::progress::{format_duration, Progress};
 use ksolve::puzzle::{
-    IgnoreMask, Lengths, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State,
-    Target, TurnKinds, TurnMetric,
+    Lengths, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
+    TurnKinds, TurnMetric,
 };
 use ksolve::rng::Rng;
 use ksolve::search::{SolveOptions, Status as SearchStatus};
@@ -196,17 +196,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         (None, Some(f)) => vec![Scramble {
             name: "facelets".into(),
             source: match super::show::from_facelets(&puzzle, f)? {
-                Ok(state) => ScrambleSource::Position(Target {
-                    ignore: puzzle
-                        .sets
-                        .iter()
-                        .map(|s| IgnoreMask {
-                            perm: vec![false; s.size],
-                            ori: vec![false; s.size],
-                        })
-                        .collect(),
-                    state,
-                }),
+                Ok(state) => ScrambleSource::Position(Target::definite(&puzzle, state)),
                 Err(why) => ScrambleSource::Impossible(why),
             },
             settings: SolveSettings::for_puzzle(&puzzle),
@@ -215,7 +205,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         (None, None) => args.overrides.alg_scrambles(&puzzle)?,
     };
     // Before anything reads the settings (the database's metric, the goal checks).
-    args.overrides.apply(&puzzle, &mut scrambles)?;
+    args.overrides.apply(&args.def, &puzzle, &mut scrambles)?;
     // The kinds of turn and the adjusting move come from the whole definition: a
     // narrowed puzzle may lack the rotations that tell slices apart.
     let kinds = TurnKinds::of(&puzzle);
@@ -252,6 +242,24 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             (n.puzzle, n.scrambles, key)
         }
         None => (whole.clone(), scrambles, bytes.clone()),
+    };
+    // A goal of one position that leaves pieces free is searched as a puzzle of its
+    // own, whose tables see only the pieces the goal fixes (see `solve::step`).
+    // The position an algorithm makes is shown as the puzzle has it, not relabelled.
+    let shown: Vec<Option<State>> = scrambles
+        .iter()
+        .map(|s| match &s.source {
+            ScrambleSource::Alg(seq) => Some(puzzle.apply_sequence(&puzzle.solved, seq)),
+            _ => None,
+        })
+        .collect();
+    let before = puzzle.clone();
+    let (puzzle, scrambles, cache_bytes) = match ksolve::solve::step(&puzzle, &scrambles) {
+        Some((step, scrambles)) => {
+            let key = [&cache_bytes[..], step.key_bytes()].concat();
+            (step.puzzle, scrambles, key)
+        }
+        None => (puzzle, scrambles, cache_bytes),
     };
     let kinds = kinds.within(&whole, &puzzle);
     let cache = args.table.cache(&args.def, &puzzle, &cache_bytes, &bars);
@@ -399,13 +407,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             ));
         }
         if !given[index] {
-            emitter.sink.text(|out| {
-                write!(
-                    out,
-                    "Scramble position:\n{}",
-                    format_state(&puzzle, &start.state)
-                )
-            })?;
+            let picture = match &shown[index] {
+                Some(state) => format_state(&before, state),
+                None => format_state(&puzzle, &start.state),
+            };
+            emitter
+                .sink
+                .text(|out| write!(out, "Scramble position:\n{picture}"))?;
         }
         // With --json the object is streamed too: its name and the opening of its
         // `solutions` array first, each solution as it is confirmed, the other fields

@@ -38,7 +38,7 @@ mod twsearch_tests;
 pub use crate::located::{DefError, ErrorKind, Warning};
 pub use print::{format_state, write_def};
 
-use crate::puzzle::{Puzzle, Scramble};
+use crate::puzzle::{Goal, Puzzle, Scramble};
 use crate::storage::fsutil::{read_regular, MAX_INPUT_BYTES};
 use std::path::Path;
 
@@ -78,6 +78,21 @@ pub fn parse_scrambles(
         file: file.to_string(),
     };
     scramble::build(syntax::Reader::new(bytes, &src, "scramble"), puzzle)
+}
+
+/// Parses a goal file (`--goal`): `Goal` and `GoalAlg` blocks, together one goal.
+pub fn parse_goal(bytes: &[u8], file: &str, puzzle: &Puzzle) -> Result<Goal, DefError> {
+    let src = lex::Source {
+        file: file.to_string(),
+    };
+    scramble::build_goal(syntax::Reader::new(bytes, &src, "goal"), puzzle)
+}
+
+/// Reads (see [`read_file`]) and parses a goal file against its puzzle.
+pub fn load_goal(path: impl AsRef<Path>, puzzle: &Puzzle) -> Result<Goal, DefError> {
+    let path = path.as_ref();
+    let bytes = read_file(path)?;
+    parse_goal(&bytes, &path.display().to_string(), puzzle)
 }
 
 /// Reads a definition or scramble file's bytes. Only a regular file is read (a

@@ -49,7 +49,10 @@ fn scramble_entry(src: &Source, line: &Line, t: usize, expected: &str) -> Result
 }
 
 /// Reads a `Scramble` block into a definite position and its ignore masks. `first` is
-/// the number of the first piece: 1, or 0 in twsearch's `ScrambleState`.
+/// the number of the first piece: 1, or 0 in twsearch's `ScrambleState`. A scramble's
+/// `?` must be where the definition's `Ignore` allows; a goal's (`goal`) may be
+/// anywhere, since the tables and the goal test of a goal are built from its own masks
+/// (a cross leaves every piece but four edges free).
 fn position(
     src: &Source,
     puzzle: &Puzzle,
@@ -57,6 +60,7 @@ fn position(
     name: &str,
     sections: &[Section],
     first: u64,
+    goal: bool,
 ) -> Result<Target, DefError> {
     let mut state = puzzle.solved.clone();
     let mut ignore: Vec<_> = puzzle.sets.iter().map(no_ignore).collect();
@@ -95,7 +99,7 @@ fn position(
             let label = match e {
                 Entry::Num(x) => Some(x),
                 Entry::Unknown(hint) => {
-                    if !allowed.perm[t] {
+                    if !goal && !allowed.perm[t] {
                         return Err(src.err(
                             row,
                             t,
@@ -163,8 +167,13 @@ fn position(
         }
         state.sets[k].perm = perm.into_iter().map(|p| p.unwrap_or(0)).collect();
 
-        // Orientation: left out means all 0; a bare `?` means 0.
+        // Orientation: left out means all 0, except that a goal's free positions free
+        // their twist too (a piece that may be anywhere may be turned any way); a bare
+        // `?` means 0.
         state.sets[k].ori = vec![0; set.size];
+        if goal && sec.rows.get(1).is_none() {
+            ignore[k].ori = ignore[k].perm.clone();
+        }
         if let Some(row) = sec.rows.get(1) {
             check_len(src, row, set)?;
             let max = set.orientations as u64 - 1;
@@ -173,7 +182,7 @@ fn position(
                 let value = match scramble_entry(src, row, t, &expected)? {
                     Entry::Num(x) => x,
                     Entry::Unknown(hint) => {
-                        if !allowed.ori[t] {
+                        if !goal && !allowed.ori[t] {
                             return Err(src.err(
                                 row,
                                 t,
@@ -378,6 +387,75 @@ fn add_goal(
     }));
 }
 
+/// The position a `Goal` or `GoalAlg` block gives (any other item is the caller's).
+fn goal_block(
+    src: &Source,
+    puzzle: &Puzzle,
+    sets: &HashMap<String, usize>,
+    alg_names: &alg::MoveNames,
+    item: ScrItem,
+) -> Result<(Line, Target), DefError> {
+    match item {
+        ScrItem::Goal(line, secs) => {
+            let first = first_piece(&line);
+            let target = position(src, puzzle, sets, line.rest(), &secs, first, true)?;
+            Ok((line, target))
+        }
+        ScrItem::GoalAlg(line, rows) => {
+            let seq = alg(src, puzzle, alg_names, &rows)?;
+            let target = Target {
+                state: puzzle.apply_sequence(&puzzle.solved, &seq),
+                ignore: puzzle
+                    .sets
+                    .iter()
+                    .map(no_ignore)
+                    .collect::<Vec<IgnoreMask>>(),
+            };
+            Ok((line, target))
+        }
+        _ => unreachable!("goal_block is given goal blocks only"),
+    }
+}
+
+/// Builds the goal of a goal file (`--goal`): its `Goal` and `GoalAlg` blocks, all of
+/// them one goal, as consecutive blocks of a scramble file are.
+pub(crate) fn build_goal(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Goal, DefError> {
+    let src = reader.src;
+    let sets = set_names(puzzle);
+    let alg_names = alg::MoveNames::new(puzzle);
+    let mut positions = Vec::new();
+    while let Some(item) = reader.next_scramble()? {
+        match item {
+            item @ (ScrItem::Goal(..) | ScrItem::GoalAlg(..)) => {
+                let (line, target) = goal_block(src, puzzle, &sets, &alg_names, item)?;
+                positions.push(GoalPosition {
+                    name: line.rest().to_string(),
+                    target,
+                    line: line.no,
+                });
+            }
+            _ => {
+                let line = reader.last.clone().expect("a command has a line");
+                return Err(src.err(
+                    &line,
+                    0,
+                    invalid("a goal file holds only `Goal` and `GoalAlg` blocks: expected one of them (scrambles and settings belong in a scramble file)"),
+                ));
+            }
+        }
+    }
+    if positions.is_empty() {
+        return Err(DefError::new(
+            &src.file,
+            1,
+            1,
+            "",
+            ErrorKind::Empty("a goal: `Goal` or `GoalAlg` blocks"),
+        ));
+    }
+    Ok(Goal { positions })
+}
+
 /// Builds the scrambles from the commands of `reader`, checking each as it is read.
 pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scramble>, DefError> {
     let src = reader.src;
@@ -394,7 +472,7 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
         let (line, source) = match item {
             ScrItem::Scramble(line, secs) => {
                 let first = first_piece(&line);
-                let target = position(src, puzzle, &sets, line.rest(), &secs, first)?;
+                let target = position(src, puzzle, &sets, line.rest(), &secs, first, false)?;
                 (line, ScrambleSource::Position(target))
             }
             ScrItem::Alg(line, rows) => {
@@ -431,22 +509,8 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
                 settings.limits = puzzle.with_default_limits(limits(src, puzzle, &names, &rows)?);
                 continue;
             }
-            ScrItem::Goal(line, secs) => {
-                let first = first_piece(&line);
-                let target = position(src, puzzle, &sets, line.rest(), &secs, first)?;
-                add_goal(&mut goal, &mut settings, &line, target);
-                continue;
-            }
-            ScrItem::GoalAlg(line, rows) => {
-                let seq = alg(src, puzzle, &alg_names, &rows)?;
-                let target = Target {
-                    state: puzzle.apply_sequence(&puzzle.solved, &seq),
-                    ignore: puzzle
-                        .sets
-                        .iter()
-                        .map(no_ignore)
-                        .collect::<Vec<IgnoreMask>>(),
-                };
+            item @ (ScrItem::Goal(..) | ScrItem::GoalAlg(..)) => {
+                let (line, target) = goal_block(src, puzzle, &sets, &alg_names, item)?;
                 add_goal(&mut goal, &mut settings, &line, target);
                 continue;
             }

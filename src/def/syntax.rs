@@ -199,6 +199,8 @@ pub(crate) struct Reader<'b> {
     /// The first meaningful line (its first word only), once read: where errors about
     /// the file as a whole point.
     pub first: Option<Line>,
+    /// The line that opened the last command read, for messages about the command.
+    pub last: Option<Line>,
 }
 
 impl<'b> Reader<'b> {
@@ -208,6 +210,7 @@ impl<'b> Reader<'b> {
             src,
             lex: Lexer::new(bytes, &src.file, what),
             first: None,
+            last: None,
         }
     }
 
@@ -408,6 +411,7 @@ impl<'b> Reader<'b> {
         let Some(line) = self.next_line()? else {
             return Ok(None);
         };
+        self.last = Some(line.clone());
         let src = self.src;
         let item = match line.first() {
             "Scramble" | "ScrambleState" | "StartState" => {

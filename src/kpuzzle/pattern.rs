@@ -6,9 +6,7 @@
 
 use super::json::{get, props, unique, Doc};
 use crate::located::DefError;
-use crate::puzzle::{
-    IgnoreMask, Puzzle, Scramble, ScrambleSource, SetState, SolveSettings, Target,
-};
+use crate::puzzle::{Puzzle, Scramble, ScrambleSource, SetState, SolveSettings, Target};
 
 /// Reads a KPattern JSON file held in memory as one scramble, named `name`, against
 /// `puzzle`; `file` names the file in messages.
@@ -22,14 +20,7 @@ pub fn read_pattern(
     let pattern = doc.object(&root, "a KPattern (per orbit: `pieces` and `orientation`)")?;
     unique(&doc, pattern, "orbit")?;
     let mut state = puzzle.solved.clone();
-    let mut ignore: Vec<IgnoreMask> = puzzle
-        .sets
-        .iter()
-        .map(|s| IgnoreMask {
-            perm: vec![false; s.size],
-            ori: vec![false; s.size],
-        })
-        .collect();
+    let mut ignore = puzzle.no_ignores();
     for (orbit, at, v) in props(pattern) {
         let Some(k) = puzzle.sets.iter().position(|s| s.name == orbit) else {
             let known: Vec<&str> = puzzle.sets.iter().map(|s| s.name.as_str()).collect();

@@ -67,27 +67,7 @@ impl Auf {
     pub fn goal(&self, puzzle: &Puzzle, goal: Option<&Goal>) -> Goal {
         let originals: Vec<GoalPosition> = match goal {
             Some(g) => g.positions.clone(),
-            None => vec![GoalPosition {
-                name: "solved".into(),
-                target: Target {
-                    state: puzzle.solved.clone(),
-                    // The positions `Solved` leaves free stay free wherever they go.
-                    ignore: puzzle
-                        .sets
-                        .iter()
-                        .enumerate()
-                        .map(|(k, set)| IgnoreMask {
-                            perm: (0..set.size)
-                                .map(|i| {
-                                    puzzle.free.get(k).is_some_and(|f| f.get(i) == Some(&true))
-                                })
-                                .collect(),
-                            ori: vec![false; set.size],
-                        })
-                        .collect(),
-                },
-                line: 0,
-            }],
+            None => Goal::solved(puzzle, "solved").positions,
         };
         let mut positions = Vec::with_capacity(originals.len() * self.order);
         for p in &originals {

@@ -55,6 +55,50 @@ pub fn union_masks(puzzle: &Puzzle, a: &[IgnoreMask], b: &[IgnoreMask]) -> Vec<I
 }
 
 impl Goal {
+    /// The definition's solved state as a goal of one position, named `name`; what
+    /// `Solved` leaves free (`?N`) stays free.
+    pub fn solved(puzzle: &Puzzle, name: &str) -> Goal {
+        let ignore = puzzle
+            .sets
+            .iter()
+            .enumerate()
+            .map(|(k, set)| IgnoreMask {
+                perm: (0..set.size)
+                    .map(|i| puzzle.free.get(k).is_some_and(|f| f.get(i) == Some(&true)))
+                    .collect(),
+                ori: vec![false; set.size],
+            })
+            .collect();
+        Goal {
+            positions: vec![GoalPosition {
+                name: name.to_string(),
+                target: Target {
+                    state: puzzle.solved.clone(),
+                    ignore,
+                },
+                line: 0,
+            }],
+        }
+    }
+
+    /// This goal with what `masks` marks left free at every position as well
+    /// (`--ignore`).
+    pub fn freeing(&self, puzzle: &Puzzle, masks: &[IgnoreMask]) -> Goal {
+        Goal {
+            positions: self
+                .positions
+                .iter()
+                .map(|p| GoalPosition {
+                    target: Target {
+                        state: p.target.state.clone(),
+                        ignore: union_masks(puzzle, &p.target.ignore, masks),
+                    },
+                    ..p.clone()
+                })
+                .collect(),
+        }
+    }
+
     /// Whether `state` matches `target` at every position that neither the target's own
     /// masks nor `extra` (a scramble's `?` marks) ignore.
     pub fn matches(target: &Target, state: &State, extra: &[IgnoreMask]) -> bool {

@@ -145,6 +145,17 @@ impl SolveSettings {
 }
 
 impl Puzzle {
+    /// Masks, one per set, that ignore nothing.
+    pub fn no_ignores(&self) -> Vec<IgnoreMask> {
+        self.sets
+            .iter()
+            .map(|s| IgnoreMask {
+                perm: vec![false; s.size],
+                ori: vec![false; s.size],
+            })
+            .collect()
+    }
+
     /// The base moves searches leave out unless told otherwise ([`Puzzle::searched`]).
     pub fn unsearched(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.base_moves.len()).filter(|&b| self.searched.get(b) == Some(&false))
@@ -206,6 +217,14 @@ pub struct Target {
 }
 
 impl Target {
+    /// A position given in full: nothing ignored.
+    pub fn definite(puzzle: &Puzzle, state: State) -> Target {
+        Target {
+            state,
+            ignore: puzzle.no_ignores(),
+        }
+    }
+
     /// Whether any part of the position is ignored.
     pub fn has_ignores(&self) -> bool {
         self.ignore.iter().any(IgnoreMask::any)

@@ -30,11 +30,13 @@ mod answer;
 mod narrow;
 pub mod reach;
 mod start;
+mod step;
 
 pub use answer::{AnswerError, Answerer, Method, Position, Report};
 pub use narrow::{narrow, Narrowed};
 pub use reach::{Origin, Reach, ReachStatus, Reachability};
 pub use start::{Start, Starts};
+pub use step::{step, Step};
 
 /// How the answer to one position ended, as `--json` and a batch's records write it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

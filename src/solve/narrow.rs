@@ -10,9 +10,7 @@
 //! makes (the verdict then judges it as a given position, as it must: the moves left may
 //! not reach it).
 
-use crate::puzzle::{
-    IgnoreMask, LimitKey, MoveId, MoveLimit, Puzzle, Scramble, ScrambleSource, Target,
-};
+use crate::puzzle::{LimitKey, MoveId, MoveLimit, Puzzle, Scramble, ScrambleSource, Target};
 
 /// A batch narrowed to the moves it may use.
 #[derive(Clone, Debug)]
@@ -85,17 +83,10 @@ pub fn narrow(puzzle: &Puzzle, scrambles: &[Scramble]) -> Option<Narrowed> {
                 let ids: Option<Vec<MoveId>> = seq.iter().map(|&m| id(m)).collect();
                 s.source = match ids {
                     Some(ids) => ScrambleSource::Alg(ids),
-                    None => ScrambleSource::Position(Target {
-                        state: puzzle.apply_sequence(&puzzle.solved, seq),
-                        ignore: puzzle
-                            .sets
-                            .iter()
-                            .map(|set| IgnoreMask {
-                                perm: vec![false; set.size],
-                                ori: vec![false; set.size],
-                            })
-                            .collect(),
-                    }),
+                    None => ScrambleSource::Position(Target::definite(
+                        puzzle,
+                        puzzle.apply_sequence(&puzzle.solved, seq),
+                    )),
                 };
             }
             s

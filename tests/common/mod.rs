@@ -231,3 +231,19 @@ pub fn assert_same_solutions(p: &Puzzle, got: &[Vec<MoveId>], want: &[Vec<MoveId
     let names = |v: &[Vec<MoveId>]| v.iter().map(|x| p.format_sequence(x)).collect::<Vec<_>>();
     assert_eq!(names(got), names(want), "{context}");
 }
+
+/// Runs ksolve in the repository root with `args`, which must succeed: its standard
+/// output (the error is shown when it fails).
+pub fn stdout_of(args: &[&std::ffi::OsStr]) -> String {
+    let out = ksolve()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}

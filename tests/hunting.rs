@@ -39,10 +39,10 @@ fn seq(p: &Puzzle, alg: &str) -> Vec<MoveId> {
         .collect()
 }
 
-/// Whether `alg` ends with a turn of `face` followed only by moves that commute with it.
-fn ends_with_turn_of(p: &Puzzle, alg: &str, face: &str) -> bool {
+/// Whether the first of `moves` that does not commute with `face` is a turn of it.
+fn turn_first(p: &Puzzle, moves: impl Iterator<Item = MoveId>, face: &str) -> bool {
     let face = p.base_by_name(face).unwrap();
-    for m in seq(p, alg).into_iter().rev() {
+    for m in moves {
         let b = p.mv(m).base;
         if b == face {
             return true;
@@ -52,6 +52,11 @@ fn ends_with_turn_of(p: &Puzzle, alg: &str, face: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether `alg` ends with a turn of `face` followed only by moves that commute with it.
+fn ends_with_turn_of(p: &Puzzle, alg: &str, face: &str) -> bool {
+    turn_first(p, seq(p, alg).into_iter().rev(), face)
 }
 
 /// `--post-auf U` against four `GoalAlg` blocks: the same algorithms, each once, none
@@ -209,4 +214,70 @@ fn text_gives_the_lengths_and_the_turn() {
         text.contains("  R U2 R' U' R U' R'  (no AUF; 7 htm, 8 qtm, 7 stm, 7 etm)\n"),
         "{text}"
     );
+}
+
+/// `--pre-auf U` against the case solved from each turn of U by hand: the same
+/// algorithms (none starting with a U turn, each once), each with its turn.
+fn pre_auf_matches_the_variants(def: &str, case: &str, moves: &str, slack: u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let p = load_puzzle(root().join(def)).unwrap().0;
+    let slack_text = slack.to_string();
+    let pre = solve_json(
+        &tables,
+        &[
+            def,
+            "--alg",
+            case,
+            "--moves",
+            moves,
+            "--pre-auf",
+            "U",
+            "--slack",
+            &slack_text,
+        ],
+    );
+    let mut expected: Vec<(u64, usize, String)> = Vec::new();
+    let turns = ["", "U", "U2", "U'"];
+    for (j, turn) in turns.iter().enumerate() {
+        let variant = format!("{case} {turn}");
+        let v = solve_json(
+            &tables,
+            &[
+                def,
+                "--alg",
+                &variant,
+                "--moves",
+                moves,
+                "--slack",
+                &slack_text,
+            ],
+        );
+        let lengths = v["solution_moves"].as_array().unwrap();
+        for (s, n) in strings(&v["solutions"]).into_iter().zip(lengths) {
+            let first_u = turn_first(&p, seq(&p, &s).into_iter(), "U");
+            if !first_u {
+                expected.push((n.as_u64().unwrap(), j, s));
+            }
+        }
+    }
+    let best = expected.iter().map(|e| e.0).min().unwrap();
+    expected.retain(|e| e.0 <= best + slack as u64);
+    expected.sort_by_key(|e| (e.0, e.1));
+    let mut seen = std::collections::HashSet::new();
+    expected.retain(|e| seen.insert(e.2.clone()));
+    let found = strings(&pre["solutions"]);
+    let want: Vec<String> = expected.iter().map(|e| e.2.clone()).collect();
+    assert_eq!(found, want, "{case}");
+    let turns_found = strings(&pre["pre_auf"]);
+    let turns_want: Vec<String> = expected.iter().map(|e| turns[e.1].to_string()).collect();
+    assert_eq!(turns_found, turns_want);
+    assert!(turns_found.iter().any(|t| !t.is_empty()));
+    assert_eq!(pre["length"], best);
+}
+
+#[test]
+fn pre_auf_solves_the_case_from_every_turn_of_u() {
+    pre_auf_matches_the_variants("puzzles/2x2x2.def", "R U R' U R U2 R'", "R,U", 1);
+    pre_auf_matches_the_variants("puzzles/2x2x2.def", "R U2 R' U' R U' R'", "R,U,F", 2);
 }

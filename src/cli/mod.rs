@@ -85,7 +85,7 @@ enum Command {
     /// the antipodes; ksolve+'s `DEF !` and `DEF !q`.
     God(god::GodArgs),
     /// Solve every scramble of a scramble file optimally (ksolve+'s `ksolve DEF SCR`).
-    Solve(solve::SolveArgs),
+    Solve(Box<solve::SolveArgs>),
     /// Build tables ahead of time, list or clear the table cache folder (`tables build
     /// DEF`, `tables list`, `tables clear [DEF]`; also spelt `cache`).
     #[command(visible_alias = "cache")]
@@ -207,7 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::God(args) => god::run(args),
-        Command::Solve(args) => solve::run(args),
+        Command::Solve(args) => solve::run(*args),
         Command::Tables(args) => cache::run(args),
         Command::Alg(args) => alg::run(args),
         Command::Stats(args) => stats::run(args),

@@ -46,6 +46,11 @@ pub struct Overrides {
     /// the same way.
     #[arg(long, value_name = "MOVE")]
     pub post_auf: Option<String>,
+    /// Solve the case from every turn of MOVE before it too, and print each algorithm
+    /// once, with the turn it needs first (`--pre-auf U`: a last-layer case whatever the
+    /// angle of the top layer). Combines with --post-auf.
+    #[arg(long, value_name = "MOVE")]
+    pub pre_auf: Option<String>,
     /// Solve to this goal instead of the solved state (replaces the file's `Goal` and
     /// `GoalAlg` blocks): a goal file of `Goal`/`GoalAlg` blocks, or the name of one
     /// shipped beside the definition (`--goal cross` reads
@@ -207,12 +212,12 @@ impl Overrides {
 
     /// The `--post-auf` move, when one is given.
     pub fn auf(&self, puzzle: &Puzzle) -> anyhow::Result<Option<Auf>> {
-        self.post_auf
-            .as_deref()
-            .map(|name| {
-                Auf::new(puzzle, name.trim()).map_err(|why| anyhow::anyhow!("--post-auf: {why}"))
-            })
-            .transpose()
+        adjusting(puzzle, self.post_auf.as_deref(), "--post-auf")
+    }
+
+    /// The `--pre-auf` move, when one is given.
+    pub fn pre_auf(&self, puzzle: &Puzzle) -> anyhow::Result<Option<Auf>> {
+        adjusting(puzzle, self.pre_auf.as_deref(), "--pre-auf")
     }
 
     /// `--moves` as move limits: every base move not named is limited to 0. This is
@@ -276,4 +281,10 @@ pub fn goal(def: &Path, name: &str, puzzle: &Puzzle) -> anyhow::Result<Goal> {
             ),
         }
     )
+}
+
+/// The adjusting move `name` names, for the flag `flag`.
+fn adjusting(puzzle: &Puzzle, name: Option<&str>, flag: &str) -> anyhow::Result<Option<Auf>> {
+    name.map(|name| Auf::new(puzzle, name.trim()).map_err(|why| anyhow::anyhow!("{flag}: {why}")))
+        .transpose()
 }

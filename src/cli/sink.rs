@@ -73,7 +73,11 @@ pub struct Emitter<'p> {
     /// With `--sort-by`: the metric solutions are ordered by, and the solutions held
     /// until the search ends ([`Emitter::finish`] writes them).
     pub sort_by: Option<TurnMetric>,
-    pub held: Vec<Vec<MoveId>>,
+    pub held: Vec<(Vec<MoveId>, Option<String>)>,
+    /// With `--pre-auf`: each solution's turn before it is noted, and kept for
+    /// `--json`'s `pre_auf`.
+    pub pre_auf: bool,
+    pub pre_turns: Vec<String>,
     /// With `--post-auf`: the adjusting move (solutions that merely add it to a shorter
     /// one are left out, the others say which turn they need), and the turn each
     /// solution written needs (for `--json`'s `post_auf`).
@@ -101,6 +105,8 @@ impl<'p> Emitter<'p> {
             show_lengths: false,
             sort_by: None,
             held: Vec::new(),
+            pre_auf: false,
+            pre_turns: Vec::new(),
             auf: None,
             auf_needed: Vec::new(),
             goal: None,
@@ -110,6 +116,11 @@ impl<'p> Emitter<'p> {
 
     /// Takes a confirmed solution: written at once, or held for `--sort-by`.
     pub fn emit(&mut self, seq: &[MoveId]) {
+        self.emit_after(seq, None);
+    }
+
+    /// Takes a confirmed solution that `--pre-auf` found after the turn `pre`.
+    pub fn emit_after(&mut self, seq: &[MoveId], pre: Option<&str>) {
         if self
             .auf
             .as_ref()
@@ -124,8 +135,8 @@ impl<'p> Emitter<'p> {
                 .map(|i| goal.positions[i].name.clone());
         }
         match self.sort_by {
-            Some(_) => self.held.push(seq.to_vec()),
-            None => self.write(seq),
+            Some(_) => self.held.push((seq.to_vec(), pre.map(str::to_string))),
+            None => self.write(seq, pre),
         }
     }
 
@@ -136,13 +147,13 @@ impl<'p> Emitter<'p> {
             return;
         };
         let mut held = std::mem::take(&mut self.held);
-        held.sort_by_key(|seq| self.kinds.lengths(self.puzzle, seq).get(metric));
-        for seq in &held {
-            self.write(seq);
+        held.sort_by_key(|(seq, _)| self.kinds.lengths(self.puzzle, seq).get(metric));
+        for (seq, pre) in &held {
+            self.write(seq, pre.as_deref());
         }
     }
 
-    fn write(&mut self, seq: &[MoveId]) {
+    fn write(&mut self, seq: &[MoveId], pre: Option<&str>) {
         let lengths = self.kinds.lengths(self.puzzle, seq);
         let (puzzle, metric, weighted, written) =
             (self.puzzle, self.metric, self.weighted, self.written);
@@ -173,6 +184,12 @@ impl<'p> Emitter<'p> {
                     if n == 1 { "" } else { "s" }
                 ));
             }
+            if self.pre_auf {
+                notes.push(match pre {
+                    Some(turn) => format!("pre-AUF {turn}"),
+                    None => "no pre-AUF".to_string(),
+                });
+            }
             if let Some(turn) = &needed {
                 notes.push(match turn.is_empty() {
                     true => "no AUF".to_string(),
@@ -198,6 +215,9 @@ impl<'p> Emitter<'p> {
         });
         output::or_exit(text);
         self.moves.push(seq.len());
+        if self.pre_auf {
+            self.pre_turns.push(pre.unwrap_or_default().to_string());
+        }
         if let Some(turn) = needed {
             self.auf_needed.push(turn);
         }

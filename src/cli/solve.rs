@@ -171,6 +171,9 @@ struct JsonRest<'a> {
     /// of `solutions`.
     #[serde(skip_serializing_if = "Option::is_none")]
     post_auf: Option<Vec<String>>,
+    /// With `--pre-auf`: the turn each solution needs first ("" for none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pre_auf: Option<Vec<String>>,
     seconds: f64,
     /// Of `seconds`, the time spent building or loading tables (and the groups).
     table_seconds: f64,
@@ -210,6 +213,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     // narrowed puzzle may lack the rotations that tell slices apart.
     let kinds = TurnKinds::of(&puzzle);
     let auf = args.overrides.auf(&puzzle)?;
+    let pre_auf = args.overrides.pre_auf(&puzzle)?;
     // Whether each scramble was given as a position, for what the text prints.
     let given: Vec<bool> = scrambles
         .iter()
@@ -392,6 +396,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         emitter.show_lengths = args.metrics;
         emitter.sort_by = args.sort_by.map(SortBy::metric);
         emitter.auf = auf.clone();
+        emitter.pre_auf = pre_auf.is_some();
         // Every write is checked, so a closed or full standard output stops the run
         // between scrambles at the latest (see `output`).
         emitter
@@ -429,13 +434,24 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             .map(|g| (g, &start.state, &start.ignore[..]));
         // Solutions go out one at a time, as they are confirmed, so a large Slack neither
         // waits for a whole length nor holds it in memory.
-        let report = answerer.answer(
-            &start.position(),
-            &scramble.settings,
-            options,
-            &bars,
-            &mut |_, s| emitter.emit(s),
-        )?;
+        let report = match &pre_auf {
+            Some(pre) => ksolve::solve::answer_pre_auf(
+                &mut answerer,
+                &start.position(),
+                &scramble.settings,
+                options,
+                &bars,
+                pre,
+                &mut |_, s, turn| emitter.emit_after(s, turn),
+            )?,
+            None => answerer.answer(
+                &start.position(),
+                &scramble.settings,
+                options,
+                &bars,
+                &mut |_, s| emitter.emit(s),
+            )?,
+        };
         emitter.finish();
         if let Some(why) = &report.database_refused {
             bars.warn(&format!("{}: {why}; searching instead", scramble.name));
@@ -489,6 +505,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                     .auf
                     .is_some()
                     .then(|| std::mem::take(&mut emitter.auf_needed)),
+                pre_auf: emitter
+                    .pre_auf
+                    .then(|| std::mem::take(&mut emitter.pre_turns)),
                 seconds: report.total.as_secs_f64(),
                 table_seconds: report.tables.as_secs_f64(),
                 search_seconds: report.total.saturating_sub(report.tables).as_secs_f64(),

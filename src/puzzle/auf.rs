@@ -19,6 +19,9 @@ pub struct Auf {
     pub name: String,
     /// The names of its powers 1 ..= order-1.
     pub powers: Vec<String>,
+    /// Their effects, in the same order: positions are the same in a puzzle narrowed
+    /// to fewer moves, so these apply there too.
+    pub effects: Vec<Transform>,
     /// Its order: the goal has this many positions per original goal position.
     pub order: usize,
 }
@@ -45,6 +48,11 @@ impl Auf {
                 .powers
                 .iter()
                 .map(|&m| puzzle.mv(m).name.clone())
+                .collect(),
+            effects: b
+                .powers
+                .iter()
+                .map(|&m| puzzle.mv(m).effect.clone())
                 .collect(),
             order: b.powers.len() + 1,
         })
@@ -112,10 +120,16 @@ impl Auf {
     /// `puzzle` may be narrowed to fewer moves than the one the move was found in; one
     /// without the move has no solution that ends in it.
     pub fn dominated(&self, puzzle: &Puzzle, seq: &[MoveId]) -> bool {
+        self.turn_first(puzzle, seq.iter().rev())
+    }
+
+    /// Whether the first of `moves` that does not commute with the move is a turn of
+    /// it.
+    fn turn_first<'a>(&self, puzzle: &Puzzle, moves: impl Iterator<Item = &'a MoveId>) -> bool {
         let Some(base) = puzzle.base_by_name(&self.name) else {
             return false;
         };
-        for &m in seq.iter().rev() {
+        for &m in moves {
             let b = puzzle.mv(m).base;
             if b == base {
                 return true;
@@ -125,6 +139,25 @@ impl Auf {
             }
         }
         false
+    }
+
+    /// `start` after each power of the move (`j = 0` first: `start` itself), the
+    /// positions `--pre-auf` solves a case from.
+    pub fn variants(&self, puzzle: &Puzzle, start: &super::State) -> Vec<super::State> {
+        std::iter::once(start.clone())
+            .chain(self.effects.iter().map(|e| start.then(e, &puzzle.sets)))
+            .collect()
+    }
+
+    /// Whether `seq` starts with a turn of the move (perhaps after moves that commute
+    /// with it): the rest solves another variant ([`Auf::variants`]) in fewer moves.
+    pub fn pre_dominated(&self, puzzle: &Puzzle, seq: &[MoveId]) -> bool {
+        self.turn_first(puzzle, seq.iter())
+    }
+
+    /// The turn before variant `j` ([`Auf::variants`]), `None` for the case itself.
+    pub fn before(&self, j: usize) -> Option<&str> {
+        (j != 0).then(|| self.powers[j - 1].as_str())
     }
 
     /// The turn a solution ending on position `reached` of [`Auf::goal`] still needs:

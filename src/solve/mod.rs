@@ -28,12 +28,14 @@
 
 mod answer;
 mod narrow;
+mod pre_auf;
 pub mod reach;
 mod start;
 mod step;
 
 pub use answer::{AnswerError, Answerer, Method, Position, Report};
 pub use narrow::{narrow, Narrowed};
+pub use pre_auf::answer_pre_auf;
 pub use reach::{Origin, Reach, ReachStatus, Reachability};
 pub use start::{Start, Starts};
 pub use step::{step, Step};

@@ -281,3 +281,56 @@ fn pre_auf_solves_the_case_from_every_turn_of_u() {
     pre_auf_matches_the_variants("puzzles/2x2x2.def", "R U R' U R U2 R'", "R,U", 1);
     pre_auf_matches_the_variants("puzzles/2x2x2.def", "R U2 R' U' R U' R'", "R,U,F", 2);
 }
+
+#[test]
+fn stm_searches_the_slices_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let h = "M2 U M2 U2 M2 U M2";
+    // Face turns only (the WCA cube's SearchMoves): ten moves.
+    let faces = solve_json(
+        &tables,
+        &["puzzles/3x3x3_wca.def", "--alg", h, "--count", "1"],
+    );
+    assert_eq!(faces["length"], 10);
+    assert_eq!(faces["metric"], "htm");
+    // In STM the slices are searched and count 1: the H-perm as typed, seven turns.
+    let stm = solve_json(
+        &tables,
+        &["puzzles/3x3x3_wca.def", "--alg", h, "--stm", "--count", "1"],
+    );
+    assert_eq!(stm["length"], 7);
+    assert_eq!(stm["metric"], "stm");
+    assert_eq!(stm["lengths"][0]["stm"], 7);
+    // Block Buster's cube names its slices otherwise; they are found all the same, and
+    // its rotations are left out.
+    let bb = solve_json(
+        &tables,
+        &[
+            "puzzles/3x3x3_slices.def",
+            "--alg",
+            "V2 U V2 U2 V2 U V2",
+            "--stm",
+            "--count",
+            "1",
+        ],
+    );
+    assert_eq!(bb["length"], 7);
+    // A rotation cannot be searched in STM.
+    let out = crate::common::ksolve()
+        .current_dir(root())
+        .args([
+            "solve",
+            "puzzles/3x3x3_wca.def",
+            "--alg",
+            "R",
+            "--stm",
+            "--moves",
+            "R,y",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`y` turns the whole puzzle"));
+}

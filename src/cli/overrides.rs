@@ -9,6 +9,7 @@
 use ksolve::alg::{self, AlgLine, MoveNames};
 use ksolve::puzzle::{
     Auf, Goal, IgnoreMask, Metric, MoveLimit, Puzzle, Scramble, ScrambleSource, SolveSettings,
+    TurnKind, TurnKinds,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -36,6 +37,12 @@ pub struct Overrides {
     /// Count every move as 1 (replaces the file's `HTM`/`QTM`).
     #[arg(long)]
     pub htm: bool,
+    /// Search in the slice-turn metric: the definition's slices (found from its moves,
+    /// as `--metrics` finds them) are searched with the moves searched by default, each
+    /// turn of a face or a slice counting 1; rotations are not searched (STM counts
+    /// them 0). With --moves, the moves given, rotations refused.
+    #[arg(long, conflicts_with_all = ["qtm", "htm"])]
+    pub stm: bool,
     /// Search only these moves and their powers, such as `U,R,F` (replaces the file's
     /// `MoveLimits`: every other move is limited to 0). May be given several times.
     #[arg(long, value_name = "MOVES", value_delimiter = ',')]
@@ -117,7 +124,7 @@ impl Overrides {
             }
             if self.qtm {
                 settings.metric = Metric::Qtm;
-            } else if self.htm {
+            } else if self.htm || self.stm {
                 settings.metric = Metric::Htm;
             }
             if let Some(limits) = &limits {
@@ -225,19 +232,46 @@ impl Overrides {
     /// that the position is reachable with the moves left treat it as they treat a file.
     /// A power or an alias names its base move.
     fn move_limits(&self, puzzle: &Puzzle) -> anyhow::Result<Option<Vec<MoveLimit>>> {
-        if self.moves.is_empty() {
-            return Ok(None);
-        }
-        MoveLimit::only(puzzle, &self.moves)
-            .map(Some)
-            .map_err(|name| {
-                let known: Vec<&str> = puzzle.base_moves.iter().map(|b| b.name.as_str()).collect();
-                anyhow::anyhow!(
-                    "--moves: the puzzle has no move `{name}`: expected move names separated by \
+        let names: Vec<String> = match (self.stm, self.moves.is_empty()) {
+            (false, true) => return Ok(None),
+            (false, false) => self.moves.clone(),
+            (true, _) => {
+                let kinds = TurnKinds::of(puzzle);
+                let kind = |b: usize| kinds.kinds[b];
+                let base_of =
+                    |name: &str| puzzle.move_by_name(name.trim()).map(|m| puzzle.mv(m).base);
+                if let Some(r) = self
+                    .moves
+                    .iter()
+                    .find(|n| base_of(n).is_some_and(|b| kind(b) == TurnKind::Rotation))
+                {
+                    anyhow::bail!(
+                        "--stm: `{r}` turns the whole puzzle, which the slice-turn metric counts \
+                         as nothing and a search cannot: expected --moves without rotations"
+                    );
+                }
+                match self.moves.is_empty() {
+                    false => self.moves.clone(),
+                    // The moves searched by default, with the slices and without the
+                    // rotations.
+                    true => (0..puzzle.base_moves.len())
+                        .filter(|&b| kind(b) != TurnKind::Rotation)
+                        .filter(|&b| {
+                            kind(b) == TurnKind::Slice || puzzle.searched.get(b) != Some(&false)
+                        })
+                        .map(|b| puzzle.base_moves[b].name.clone())
+                        .collect(),
+                }
+            }
+        };
+        MoveLimit::only(puzzle, &names).map(Some).map_err(|name| {
+            let known: Vec<&str> = puzzle.base_moves.iter().map(|b| b.name.as_str()).collect();
+            anyhow::anyhow!(
+                "--moves: the puzzle has no move `{name}`: expected move names separated by \
                  commas, from {}",
-                    known.join(", ")
-                )
-            })
+                known.join(", ")
+            )
+        })
     }
 }
 

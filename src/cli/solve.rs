@@ -498,7 +498,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 status: report.status,
                 reason: unreachable,
                 length: outcome.length,
-                metric: scramble.settings.metric.name(),
+                metric: match args.overrides.stm {
+                    true => "stm",
+                    false => scramble.settings.metric.name(),
+                },
                 solution_moves: std::mem::take(&mut emitter.moves),
                 lengths: std::mem::take(&mut emitter.lengths),
                 post_auf: emitter

@@ -159,6 +159,7 @@ fn every_shipped_goal_solves_a_scramble_and_the_solution_reaches_it() {
     let cases = [
         ("puzzles/3x3x3_wca.def", "cross", 7),
         ("puzzles/3x3x3_wca.def", "xcross", 9),
+        ("puzzles/3x3x3_wca.def", "xxcross", 11),
         ("puzzles/3x3x3_wca.def", "eo", 5),
         ("puzzles/3x3x3_wca.def", "eocross", 9),
         ("puzzles/3x3x3_wca.def", "f2l", 11),
@@ -305,4 +306,29 @@ fn ignore_is_refused_where_it_cannot_hold() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(says), "{def} {spec}: {err}");
     }
+}
+
+#[test]
+fn a_distance_table_is_never_rebuilt_for_a_step() {
+    // The table is the whole puzzle's: a goal is searched beside it, and the file is
+    // left as it was (a step puzzle would not match it and would replace it).
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("222.ktb");
+    let db_text = db.to_str().unwrap();
+    crate::common::stdout_of(
+        &["god", "puzzles/2x2x2.def", "--save", db_text, "-q"].map(std::ffi::OsStr::new),
+    );
+    let before = std::fs::read(&db).unwrap();
+    let (code, found) = solutions(&[
+        "puzzles/2x2x2.def",
+        "--goal",
+        "first-layer",
+        "--alg",
+        "R U R'",
+        "--database",
+        db_text,
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(found, ["R U' R'"]);
+    assert_eq!(std::fs::read(&db).unwrap(), before);
 }

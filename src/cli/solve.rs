@@ -258,7 +258,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         })
         .collect();
     let before = puzzle.clone();
-    let (puzzle, scrambles, cache_bytes) = match ksolve::solve::step(&puzzle, &scrambles) {
+    // A distance table is the whole puzzle's: with one, goals are searched as they are.
+    let stepped = match args.database {
+        Some(_) => None,
+        None => ksolve::solve::step(&puzzle, &scrambles),
+    };
+    let (puzzle, scrambles, cache_bytes) = match stepped {
         Some((step, scrambles)) => {
             let key = [&cache_bytes[..], step.key_bytes()].concat();
             (step.puzzle, scrambles, key)

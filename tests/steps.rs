@@ -211,7 +211,7 @@ fn an_unknown_goal_names_the_shipped_ones() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("cross, eo, eocross, f2l, oll, pll, xcross"),
+        err.contains("cross, dr, eo, eocross, f2l, oll, pll, xcross, xxcross, xxxcross"),
         "{err}"
     );
 }
@@ -331,4 +331,94 @@ fn a_distance_table_is_never_rebuilt_for_a_step() {
     assert_eq!(code, Some(0));
     assert_eq!(found, ["R U' R'"]);
     assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+/// Whether `s` is in domino reduction on U/D: every piece oriented (this definition
+/// orients corners and edges by U/D, and edges by F/B) and the E-slice edges (labels
+/// 8 to 11) in the E slice.
+fn in_dr(s: &State) -> bool {
+    let (corners, edges) = (&s.sets[0], &s.sets[1]);
+    corners.ori.iter().all(|&o| o == 0)
+        && edges.ori.iter().all(|&o| o == 0)
+        && (8..12).all(|i| (8..12).contains(&edges.perm[i]))
+}
+
+/// The fewest face turns that take `start` into domino reduction, by brute force.
+fn dr_depth(p: &Puzzle, start: &State, faces: &[MoveId], limit: u32) -> Option<u32> {
+    fn search(p: &Puzzle, s: &State, faces: &[MoveId], depth: u32) -> bool {
+        if depth == 0 {
+            return in_dr(s);
+        }
+        faces
+            .iter()
+            .any(|&m| search(p, &s.then(&p.mv(m).effect, &p.sets), faces, depth - 1))
+    }
+    (0..=limit).find(|&d| search(p, start, faces, d))
+}
+
+#[test]
+fn domino_reduction_is_a_goal_of_classes() {
+    let p = load_puzzle(root().join("puzzles/3x3x3_wca.def")).unwrap().0;
+    assert_eq!(p.sets[0].name, "CORNERS");
+    let faces: Vec<MoveId> = (0..p.moves.len())
+        .map(|m| MoveId(m as u16))
+        .filter(|&m| "UDRLFB".contains(p.base_moves[p.mv(m).base].name.as_str()))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let seq = |a: &str| -> Vec<MoveId> {
+        a.split_whitespace()
+            .map(|n| p.move_by_name(n).unwrap())
+            .collect()
+    };
+    for alg in [
+        "R2 U F2 D' L2",
+        "R",
+        "F U",
+        "R F U2 L",
+        "F' R U' B",
+        "L D' F2 R B'",
+    ] {
+        let v = json(
+            dir.path(),
+            &[
+                "solve",
+                "puzzles/3x3x3_wca.def",
+                "--goal",
+                "dr",
+                "--alg",
+                alg,
+                "--slack",
+                "1",
+            ],
+        );
+        let start = p.apply_sequence(&p.solved, &seq(alg));
+        let want = dr_depth(&p, &start, &faces, 4);
+        let length = v["length"].as_u64().map(|l| l as u32);
+        match want {
+            Some(d) => assert_eq!(length, Some(d), "{alg}"),
+            None => assert!(length.is_some_and(|l| l > 4), "{alg}: {v}"),
+        }
+        for s in v["solutions"].as_array().unwrap() {
+            let end = p.apply_sequence(&start, &seq(s.as_str().unwrap()));
+            assert!(in_dr(&end), "{alg}: {s} does not reach DR");
+        }
+    }
+    // Only a step can search classes: with --post-auf the goal is four positions.
+    let out = crate::common::ksolve()
+        .current_dir(root())
+        .args([
+            "solve",
+            "puzzles/3x3x3_wca.def",
+            "--goal",
+            "dr",
+            "--post-auf",
+            "U",
+            "--alg",
+            "R",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("goal with classes"));
 }

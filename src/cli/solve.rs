@@ -263,6 +263,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         Some(_) => None,
         None => ksolve::solve::step(&puzzle, &scrambles),
     };
+    if stepped.is_none() {
+        if let Some(why) = ksolve::solve::classes_refused(&scrambles) {
+            anyhow::bail!("{why}");
+        }
+    }
     let (puzzle, scrambles, cache_bytes) = match stepped {
         Some((step, scrambles)) => {
             let key = [&cache_bytes[..], step.key_bytes()].concat();

@@ -14,7 +14,7 @@ use super::twsearch::first_piece;
 use crate::alg::{self, AlgLine};
 use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{
-    Goal, GoalPosition, IgnoreMask, LimitKey, Metric, MoveId, MoveLimit, Puzzle, Scramble,
+    Classes, Goal, GoalPosition, IgnoreMask, LimitKey, Metric, MoveId, MoveLimit, Puzzle, Scramble,
     ScrambleSource, SolveSettings, Target,
 };
 use std::collections::HashMap;
@@ -52,7 +52,10 @@ fn scramble_entry(src: &Source, line: &Line, t: usize, expected: &str) -> Result
 /// the number of the first piece: 1, or 0 in twsearch's `ScrambleState`. A scramble's
 /// `?` must be where the definition's `Ignore` allows; a goal's (`goal`) may be
 /// anywhere, since the tables and the goal test of a goal are built from its own masks
-/// (a cross leaves every piece but four edges free).
+/// (a cross leaves every piece but four edges free). A goal's permutation may also
+/// name classes by words of letters: the positions of a class hold, in any order, the
+/// pieces solved there (see [`GoalPosition::classes`]); they come back per set and
+/// position (empty for a scramble).
 fn position(
     src: &Source,
     puzzle: &Puzzle,
@@ -61,9 +64,11 @@ fn position(
     sections: &[Section],
     first: u64,
     goal: bool,
-) -> Result<Target, DefError> {
+) -> Result<(Target, Classes), DefError> {
     let mut state = puzzle.solved.clone();
     let mut ignore: Vec<_> = puzzle.sets.iter().map(no_ignore).collect();
+    let mut classes: Classes = Vec::new();
+    let mut class_ids: HashMap<String, u16> = HashMap::new();
     let mut given = vec![false; puzzle.sets.len()];
     for sec in sections {
         let k = set_index(src, sets, &puzzle.sets, &sec.name)?;
@@ -95,6 +100,30 @@ fn position(
         let mut perm: Vec<Option<u16>> = vec![None; set.size];
         let mut has_blank = false;
         for (t, slot) in perm.iter_mut().enumerate() {
+            let word = &row.toks[t].s;
+            if goal && word.chars().all(|c| c.is_ascii_alphabetic()) {
+                // A class: the piece solved here, and any other of its class.
+                let next = class_ids.len() as u16;
+                let id = *class_ids.entry(word.clone()).or_insert(next);
+                if classes.is_empty() {
+                    classes = puzzle.sets.iter().map(|s| vec![None; s.size]).collect();
+                }
+                classes[k][t] = Some(id);
+                let l = puzzle.solved.sets[k].perm[t] as usize;
+                if left[l] == 0 {
+                    return Err(src.err(
+                        row,
+                        t,
+                        ErrorKind::NotAPermutation(format!(
+                            "the piece solved at position {} is named elsewhere in the row as well: expected each piece once, in its class or by its number",
+                            t + 1
+                        )),
+                    ));
+                }
+                left[l] -= 1;
+                *slot = Some(l as u16);
+                continue;
+            }
             let e = scramble_entry(src, row, t, &expected)?;
             let label = match e {
                 Entry::Num(x) => Some(x),
@@ -213,7 +242,7 @@ fn position(
             }
         }
     }
-    Ok(Target { state, ignore })
+    Ok((Target { state, ignore }, classes))
 }
 
 /// Reads a `ScrambleAlg` body in the algorithm notation of [`crate::alg`] (a plain
@@ -374,13 +403,14 @@ fn add_goal(
     goal: &mut Option<Vec<GoalPosition>>,
     settings: &mut SolveSettings,
     line: &Line,
-    target: Target,
+    (target, classes): (Target, Classes),
 ) {
     let positions = goal.get_or_insert_with(Vec::new);
     positions.push(GoalPosition {
         name: line.rest().to_string(),
         target,
         line: line.no,
+        classes,
     });
     settings.goal = Some(Arc::new(Goal {
         positions: positions.clone(),
@@ -394,7 +424,7 @@ fn goal_block(
     sets: &HashMap<String, usize>,
     alg_names: &alg::MoveNames,
     item: ScrItem,
-) -> Result<(Line, Target), DefError> {
+) -> Result<(Line, (Target, Classes)), DefError> {
     match item {
         ScrItem::Goal(line, secs) => {
             let first = first_piece(&line);
@@ -411,7 +441,7 @@ fn goal_block(
                     .map(no_ignore)
                     .collect::<Vec<IgnoreMask>>(),
             };
-            Ok((line, target))
+            Ok((line, (target, Vec::new())))
         }
         _ => unreachable!("goal_block is given goal blocks only"),
     }
@@ -427,11 +457,12 @@ pub(crate) fn build_goal(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Goal
     while let Some(item) = reader.next_scramble()? {
         match item {
             item @ (ScrItem::Goal(..) | ScrItem::GoalAlg(..)) => {
-                let (line, target) = goal_block(src, puzzle, &sets, &alg_names, item)?;
+                let (line, (target, classes)) = goal_block(src, puzzle, &sets, &alg_names, item)?;
                 positions.push(GoalPosition {
                     name: line.rest().to_string(),
                     target,
                     line: line.no,
+                    classes,
                 });
             }
             _ => {
@@ -472,7 +503,7 @@ pub(crate) fn build(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Vec<Scram
         let (line, source) = match item {
             ScrItem::Scramble(line, secs) => {
                 let first = first_piece(&line);
-                let target = position(src, puzzle, &sets, line.rest(), &secs, first, false)?;
+                let (target, _) = position(src, puzzle, &sets, line.rest(), &secs, first, false)?;
                 (line, ScrambleSource::Position(target))
             }
             ScrItem::Alg(line, rows) => {

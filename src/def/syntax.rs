@@ -103,6 +103,21 @@ fn arity(src: &Source, line: &Line, n: usize, expected: &str) -> Result<(), DefE
 
 /// Groups the body of a position-like block into sets: a set name alone on its line,
 /// then up to `max_rows` vector lines. `rows_what` names those lines for messages.
+/// Whether `line` is a goal's permutation that names classes by letters (`u u u u e e`):
+/// several words, each letters, digits or `?`, and one of them letters only. A set name
+/// stands alone on its line, so the two never meet.
+fn class_row(line: &Line) -> bool {
+    line.toks.len() > 1
+        && line
+            .toks
+            .iter()
+            .all(|t| t.s.chars().all(|c| c.is_ascii_alphanumeric() || c == '?'))
+        && line
+            .toks
+            .iter()
+            .any(|t| t.s.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
 fn sections(
     src: &Source,
     body: Vec<Line>,
@@ -135,7 +150,7 @@ fn sections(
         }
         let mut rows = Vec::new();
         while rows.len() < max_rows {
-            match body.next_if(|l| looks_numeric(l.first())) {
+            match body.next_if(|l| looks_numeric(l.first()) || class_row(l)) {
                 Some(row) => rows.push(row),
                 None => break,
             }

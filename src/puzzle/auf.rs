@@ -109,6 +109,16 @@ impl Auf {
                     name,
                     target: Target { state, ignore },
                     line: p.line,
+                    // A class moves with its positions, as a free position does.
+                    classes: p
+                        .classes
+                        .iter()
+                        .enumerate()
+                        .map(|(k, c)| {
+                            let perm = &m.sets[k].perm;
+                            (0..c.len()).map(|i| c[perm[i] as usize]).collect()
+                        })
+                        .collect(),
                 });
             }
         }

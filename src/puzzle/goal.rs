@@ -12,6 +12,10 @@
 
 use super::{IgnoreMask, Puzzle, State, Target};
 
+/// Per set and position, the class of a position of a goal, if it has one (see
+/// [`GoalPosition::classes`]).
+pub type Classes = Vec<Vec<Option<u16>>>;
+
 /// One position of a goal, with the name its block gave it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GoalPosition {
@@ -21,6 +25,19 @@ pub struct GoalPosition {
     pub target: Target,
     /// 1-based line of the block, for messages.
     pub line: usize,
+    /// Per set and position, the class a goal file gave the position (a letter): it
+    /// holds, in any order, one of the pieces that `target` puts at the positions of its
+    /// class (`u u u u e e e e` for the U/D and E-slice edges of a domino reduction).
+    /// Empty when the goal has none. Only a step puzzle ([`crate::solve::Step`]) can
+    /// search a goal with classes; everything else reads `target` alone.
+    pub classes: Classes,
+}
+
+impl GoalPosition {
+    /// Whether some position belongs to a class.
+    pub fn has_classes(&self) -> bool {
+        self.classes.iter().flatten().any(Option::is_some)
+    }
 }
 
 /// A set of positions, any of which counts as solved.
@@ -77,6 +94,7 @@ impl Goal {
                     ignore,
                 },
                 line: 0,
+                classes: Vec::new(),
             }],
         }
     }
@@ -140,6 +158,12 @@ impl Goal {
                         let perm = if fp { u16::MAX } else { s.perm[i] };
                         b.extend_from_slice(&perm.to_le_bytes());
                         b.push(if fo { u8::MAX } else { s.ori[i] });
+                        // A class makes a different goal of the same position.
+                        if let Some(c) = p.classes.get(k).and_then(|c| c.get(i).copied().flatten())
+                        {
+                            b.push(b'c');
+                            b.extend_from_slice(&c.to_le_bytes());
+                        }
                     }
                     b.push(b'/');
                 }
@@ -187,6 +211,7 @@ mod tests {
                     name: format!("g{i}"),
                     target,
                     line: i + 1,
+                    classes: Vec::new(),
                 })
                 .collect(),
         }

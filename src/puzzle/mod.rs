@@ -22,7 +22,7 @@ mod target;
 mod turns;
 
 pub use auf::Auf;
-pub use goal::{union_masks, Goal, GoalPosition};
+pub use goal::{union_masks, Classes, Goal, GoalPosition};
 pub use guard::{Cond, Guard, Rule};
 pub use moves::{order, power_name, qtm_cost, MoveId};
 pub use target::{LimitKey, Metric, MoveLimit, Scramble, ScrambleSource, SolveSettings, Target};

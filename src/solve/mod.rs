@@ -38,7 +38,7 @@ pub use narrow::{narrow, Narrowed};
 pub use pre_auf::answer_pre_auf;
 pub use reach::{Origin, Reach, ReachStatus, Reachability};
 pub use start::{Start, Starts};
-pub use step::{step, Step};
+pub use step::{classes_refused, step, Step};
 
 /// How the answer to one position ended, as `--json` and a batch's records write it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -1,4 +1,5 @@
-//! A goal of one position that leaves pieces free (a cross, a first layer, F2L) is
+//! A goal of one position that leaves pieces free (a cross, a first layer, F2L), or
+//! puts classes of pieces anywhere among their positions (a domino reduction), is
 //! searched as a puzzle of its own: the [`Step`] puzzle, whose solved state is the goal
 //! with every free piece of a set given one shared label (interchangeable pieces) and
 //! whose `Ignore` frees the goal's free positions. The tables, the goal test and the
@@ -35,7 +36,7 @@ impl Step {
             return None;
         };
         let target = &position.target;
-        if !target.has_ignores()
+        if !(target.has_ignores() || position.has_classes())
             || !puzzle.blocks.is_empty()
             || puzzle.has_guards()
             || puzzle.goal_is_set()
@@ -51,14 +52,26 @@ impl Step {
             let labels = &target.state.sets[k].perm;
             let max = labels.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
             let mut map: Vec<u16> = (0..max.max(set.size) as u16).collect();
-            // The free pieces of the set share the smallest of their labels.
-            if let Some(wild) = (0..set.size)
-                .filter(|&i| free_at(i))
-                .map(|i| labels[i])
-                .min()
-            {
-                for i in (0..set.size).filter(|&i| free_at(i)) {
-                    map[labels[i] as usize] = wild;
+            // The free pieces of the set share the smallest of their labels, and so do
+            // the pieces of each class.
+            let class_at = |i: usize| {
+                position
+                    .classes
+                    .get(k)
+                    .and_then(|c| c.get(i).copied().flatten())
+            };
+            let mut groups: Vec<Vec<usize>> = vec![(0..set.size).filter(|&i| free_at(i)).collect()];
+            let mut ids: Vec<u16> = (0..set.size).filter_map(class_at).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            for id in ids {
+                groups.push((0..set.size).filter(|&i| class_at(i) == Some(id)).collect());
+            }
+            for group in groups {
+                if let Some(shared) = group.iter().map(|&i| labels[i]).min() {
+                    for &i in &group {
+                        map[labels[i] as usize] = shared;
+                    }
                 }
             }
             for i in 0..set.size {
@@ -144,4 +157,19 @@ pub fn step(puzzle: &Puzzle, scrambles: &[Scramble]) -> Option<(Step, Vec<Scramb
     let step = Step::new(puzzle, &goal)?;
     let scrambles = step.scrambles(puzzle, scrambles);
     Some((step, scrambles))
+}
+
+/// Why `scrambles` cannot be searched when [`step`] found no step for them but one of
+/// their goals has classes, which only a step can search; `None` when nothing stands in
+/// the way.
+pub fn classes_refused(scrambles: &[Scramble]) -> Option<&'static str> {
+    scrambles
+        .iter()
+        .filter_map(|s| s.settings.goal.as_deref())
+        .any(|g| g.positions.iter().any(|p| p.has_classes()))
+        .then_some(
+            "a goal with classes (letters in a permutation) is searched as a puzzle of its own, \
+             which needs the goal to be one position, the same for every scramble, no scramble \
+             drawn at random, no --post-auf, and a puzzle without blocks or guarded moves",
+        )
 }

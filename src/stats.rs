@@ -76,6 +76,18 @@ impl Distribution {
         self.counts[l] += 1;
     }
 
+    /// Counts `n` more positions of optimal length `length`.
+    pub fn add_many(&mut self, length: u32, n: u64) {
+        if n == 0 {
+            return;
+        }
+        let l = length as usize;
+        if self.counts.len() <= l {
+            self.counts.resize(l + 1, 0);
+        }
+        self.counts[l] += n;
+    }
+
     /// Adds the counts of `other`.
     pub fn merge(&mut self, other: &Distribution) {
         if self.counts.len() < other.counts.len() {

@@ -422,3 +422,43 @@ fn domino_reduction_is_a_goal_of_classes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("goal with classes"));
 }
+
+#[test]
+fn stats_shards_merge_to_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let file = dir.path().join("s.txt");
+    std::fs::write(&file, "R\nR L'\nU R2 U'\nF D\nB2 R\nL U' F\nD2 F'\n").unwrap();
+    let tables_text = tables.to_str().unwrap();
+    let file_text = file.to_str().unwrap();
+    for source in [vec![file_text], vec!["--random", "500", "--seed", "8"]] {
+        let mut common: Vec<&str> = vec!["stats", "puzzles/3x3x3_wca.def", "--goal", "cross"];
+        common.extend(&source);
+        common.extend(["--tables", tables_text, "-q"]);
+        let out = dir.path().join(format!("out-{}", source.len()));
+        let out_text = out.to_str().unwrap();
+        for k in ["0/3", "1/3", "2/3"] {
+            let args: Vec<&str> = [&common[..], &["--shard", k, "--out", out_text]].concat();
+            crate::common::stdout_of(&args.iter().map(std::ffi::OsStr::new).collect::<Vec<_>>());
+        }
+        let whole: Vec<&str> = [&common[..], &["--json"]].concat();
+        let one: Value = serde_json::from_str(&crate::common::stdout_of(
+            &whole.iter().map(std::ffi::OsStr::new).collect::<Vec<_>>(),
+        ))
+        .unwrap();
+        let merged: Value = serde_json::from_str(&crate::common::stdout_of(
+            &["merge", out_text, "--json"].map(std::ffi::OsStr::new),
+        ))
+        .unwrap();
+        assert_eq!(merged["lengths"], one["lengths"], "{source:?}");
+        assert_eq!(merged["positions"], one["positions"]);
+        // A shard gone is named, with exit code 1.
+        std::fs::remove_file(out.join("shard-1-of-3.jsonl")).unwrap();
+        let gone = crate::common::ksolve()
+            .args(["merge", out_text])
+            .output()
+            .unwrap();
+        assert_eq!(gone.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&gone.stderr).contains("shard-1-of-3.jsonl"));
+    }
+}

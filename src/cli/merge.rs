@@ -30,6 +30,10 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
+    // A `stats` batch's shards sum their counts instead.
+    if let Some(code) = super::stats::merge(&args.dir, args.json) {
+        return code;
+    }
     let merged = merge_dir(&args.dir)?;
     if !merged.missing.is_empty() {
         let n = merged.missing.len();

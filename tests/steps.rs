@@ -211,7 +211,9 @@ fn an_unknown_goal_names_the_shipped_ones() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("cross, dr, eo, eocross, f2l, oll, pll, xcross, xxcross, xxxcross"),
+        err.contains(
+            "cross, cross-B, cross-F, cross-L, cross-R, cross-U, dr, eo, eocross, f2l, oll, pll"
+        ),
         "{err}"
     );
 }

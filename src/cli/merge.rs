@@ -31,7 +31,7 @@ pub struct MergeArgs {
 
 pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
     // A `stats` batch's shards sum their counts instead.
-    if let Some(code) = super::stats::merge(&args.dir, args.json) {
+    if let Some(code) = super::stats_shard::merge(&args.dir, args.json) {
         return code;
     }
     let merged = merge_dir(&args.dir)?;

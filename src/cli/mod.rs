@@ -31,6 +31,7 @@ mod show;
 mod sink;
 mod solve;
 mod stats;
+mod stats_shard;
 mod summary;
 mod table_args;
 mod verbose;

@@ -5,7 +5,6 @@
 //! rotation about the wrong axis, fails even where the definition agrees with itself.
 
 use ksolve::puzzle::{Lengths, MoveId, Puzzle, TurnKind, TurnKinds};
-use std::path::Path;
 
 /// A sticker: the cubie it sits on (each coordinate -1, 0 or 1; x to R, y to U, z to F)
 /// and the direction its face points in, with the colour it started with.
@@ -161,24 +160,15 @@ fn model(alg: &str) -> String {
 }
 
 fn show(alg: &str) -> String {
-    let out = crate::common::ksolve()
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .args([
-            "show",
-            "puzzles/3x3x3_wca.def",
-            "--alg",
-            alg,
-            "--color",
-            "never",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let args = [
+        "show",
+        "puzzles/3x3x3_wca.def",
+        "--alg",
+        alg,
+        "--color",
+        "never",
+    ];
+    crate::common::stdout_of(&args.map(std::ffi::OsStr::new))
 }
 
 #[test]

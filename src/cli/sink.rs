@@ -147,7 +147,7 @@ impl<'p> Emitter<'p> {
             return;
         };
         let mut held = std::mem::take(&mut self.held);
-        held.sort_by_key(|(seq, _)| self.kinds.lengths(self.puzzle, seq).get(metric));
+        held.sort_by_cached_key(|(seq, _)| self.kinds.lengths(self.puzzle, seq).get(metric));
         for (seq, pre) in &held {
             self.write(seq, pre.as_deref());
         }

@@ -233,16 +233,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // A refusal on the narrowed puzzle says which moves were left, as the verdict says
     // it of move limits.
-    let mut left = None;
+    let was_narrowed = narrowed.is_some();
     let (puzzle, scrambles, cache_bytes) = match narrowed {
         Some(n) => {
             let key = [&bytes[..], &n.key_bytes()].concat();
-            let by = match (args.overrides.moves.is_empty(), whole.unsearched().next()) {
-                (false, _) => "--moves allows",
-                (true, Some(_)) => "SearchMoves and MoveLimits allow",
-                (true, None) => "MoveLimits allow",
-            };
-            left = Some(by);
             (n.puzzle, n.scrambles, key)
         }
         None => (whole.clone(), scrambles, bytes.clone()),
@@ -264,7 +258,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         None => ksolve::solve::step(&puzzle, &scrambles),
     };
     if stepped.is_none() {
-        if let Some(why) = ksolve::solve::classes_refused(&scrambles) {
+        let goals = scrambles.iter().filter_map(|s| s.settings.goal.as_deref());
+        if let Some(why) = ksolve::solve::classes_refused(goals) {
             anyhow::bail!("{why}");
         }
     }
@@ -316,9 +311,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
-    let reach = match args.overrides.moves.is_empty() {
-        true => Reachability::new(&puzzle),
-        false => Reachability::new(&puzzle).limited_by("--moves allows"),
+    // A refusal names what left the moves: the whole definition's `SearchMoves` and
+    // the file's limits, or --moves (the puzzle searched may be narrowed to them).
+    let by = match (args.overrides.moves.is_empty(), whole.unsearched().next()) {
+        (false, _) => "--moves allows",
+        (true, Some(_)) => "SearchMoves and MoveLimits allow",
+        (true, None) => "MoveLimits allow",
+    };
+    let reach = Reachability::new(&puzzle).limited_by(by);
+    let reach = match was_narrowed {
+        true => reach.narrowed(),
+        false => reach,
     };
     let mut answerer = Answerer::new(&puzzle, Tables::new(cache, budget))
         .with_reachability(reach)
@@ -487,22 +490,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 format_duration(report.total.saturating_sub(report.tables))
             );
         }
-        let unreachable = match (report.reach.reason(), left) {
-            (Some(why), Some(by)) if !why.starts_with("with only") => {
-                let allowed = scramble.settings.allowed_moves(&puzzle);
-                let names: Vec<&str> = match &allowed {
-                    Some(ids) => ids.iter().map(|&m| puzzle.mv(m).name.as_str()).collect(),
-                    None => puzzle.moves.iter().map(|m| m.name.as_str()).collect(),
-                };
-                let names = match names.is_empty() {
-                    true => "none".to_string(),
-                    false => names.join(" "),
-                };
-                Some(format!("with only the moves {by} ({names}), {why}"))
-            }
-            (why, _) => why.map(str::to_string),
-        };
-        let unreachable = unreachable.as_deref();
+        let unreachable = report.reach.reason();
         {
             let rest = JsonRest {
                 status: report.status,

@@ -185,15 +185,10 @@ pub fn run(args: StatsArgs) -> anyhow::Result<u8> {
         None => None,
     };
     let step = goal.as_ref().and_then(|g| Step::new(&puzzle, g));
-    if step.is_none()
-        && goal
-            .as_ref()
-            .is_some_and(|g| g.positions.iter().any(|p| p.has_classes()))
-    {
-        anyhow::bail!(
-            "--goal: a goal with classes (letters in a permutation) must be one position, \
-             searched as a puzzle of its own, on a puzzle without blocks or guarded moves"
-        );
+    if step.is_none() {
+        if let Some(why) = ksolve::solve::classes_refused(goal.iter()) {
+            anyhow::bail!("--goal: {why}");
+        }
     }
     let (searched, ignore, settings, cache_bytes) = match &step {
         Some(step) => (

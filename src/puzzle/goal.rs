@@ -72,6 +72,11 @@ pub fn union_masks(puzzle: &Puzzle, a: &[IgnoreMask], b: &[IgnoreMask]) -> Vec<I
 }
 
 impl Goal {
+    /// Whether some position of the goal has classes ([`GoalPosition::classes`]).
+    pub fn has_classes(&self) -> bool {
+        self.positions.iter().any(GoalPosition::has_classes)
+    }
+
     /// The definition's solved state as a goal of one position, named `name`; what
     /// `Solved` leaves free (`?N`) stays free.
     pub fn solved(puzzle: &Puzzle, name: &str) -> Goal {

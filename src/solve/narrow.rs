@@ -32,9 +32,9 @@ impl Narrowed {
     }
 }
 
-/// The base moves no scramble of `scrambles` may use (limited to 0 in each), or `None`
-/// when every move may be used by one of them.
-fn unused(puzzle: &Puzzle, scrambles: &[Scramble]) -> Option<Vec<bool>> {
+/// Per base move, whether some scramble of `scrambles` may use it (none limits it to 0),
+/// or `None` when every move may be used by one of them.
+fn kept_moves(puzzle: &Puzzle, scrambles: &[Scramble]) -> Option<Vec<bool>> {
     let mut keep = vec![scrambles.is_empty(); puzzle.base_moves.len()];
     for s in scrambles {
         match s.settings.allowed_moves(puzzle) {
@@ -52,7 +52,7 @@ fn unused(puzzle: &Puzzle, scrambles: &[Scramble]) -> Option<Vec<bool>> {
 /// `scrambles` of `puzzle` narrowed to the base moves some scramble may use, or `None`
 /// when there is nothing to leave out (or nothing would be left).
 pub fn narrow(puzzle: &Puzzle, scrambles: &[Scramble]) -> Option<Narrowed> {
-    let keep = unused(puzzle, scrambles)?;
+    let keep = kept_moves(puzzle, scrambles)?;
     if !keep.iter().any(|&k| k) {
         return None;
     }

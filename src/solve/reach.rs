@@ -101,6 +101,9 @@ pub struct Reachability<'p> {
     /// How a refusal names what left the moves: "MoveLimits allow" unless the caller
     /// set the moves another way (`--moves`).
     limited_by: &'static str,
+    /// Whether the puzzle is another's without the moves no scramble may use
+    /// (`solve::narrow`): a refusal by its whole group then says which moves were left.
+    narrowed: bool,
 }
 
 impl<'p> Reachability<'p> {
@@ -117,6 +120,7 @@ impl<'p> Reachability<'p> {
                 Some(_) => "SearchMoves and MoveLimits allow",
                 None => "MoveLimits allow",
             },
+            narrowed: false,
         }
     }
 
@@ -133,6 +137,26 @@ impl<'p> Reachability<'p> {
     pub fn limited_by(mut self, by: &'static str) -> Self {
         self.limited_by = by;
         self
+    }
+
+    /// Says that the puzzle was narrowed to the moves a batch may use, so that a
+    /// refusal by its whole group names the moves left, as a refusal by limits does.
+    pub fn narrowed(mut self) -> Self {
+        self.narrowed = true;
+        self
+    }
+
+    /// `why` a position cannot be reached, with only the moves `allowed`.
+    fn with_moves_left(&self, allowed: &[MoveId], why: &str) -> String {
+        let names: Vec<&str> = allowed
+            .iter()
+            .map(|&m| self.puzzle.mv(m).name.as_str())
+            .collect();
+        let names = match names.is_empty() {
+            true => "none".to_string(),
+            false => names.join(" "),
+        };
+        format!("with only the moves {} ({names}), {why}", self.limited_by)
     }
 
     /// The group of every move, built once (`None`: too large to build).
@@ -196,10 +220,19 @@ impl<'p> Reachability<'p> {
             (None, Origin::Given) if self.guarded() => self.exact_reach(start, ignore),
             (None, Origin::Given) => self.group_reach(start, ignore),
         };
-        if let Reach::Unreachable(_) = reach {
-            return reach;
+        let allowed = settings.allowed_moves(puzzle);
+        if let Reach::Unreachable(why) = reach {
+            return match self.narrowed {
+                true => {
+                    let all: Vec<MoveId> = (0..puzzle.moves.len() as u16).map(MoveId).collect();
+                    Reach::Unreachable(
+                        self.with_moves_left(allowed.as_deref().unwrap_or(&all), &why),
+                    )
+                }
+                false => Reach::Unreachable(why),
+            };
         }
-        let Some(allowed) = settings.allowed_moves(puzzle) else {
+        let Some(allowed) = allowed else {
             return reach;
         };
         let why = match &settings.goal {
@@ -227,21 +260,7 @@ impl<'p> Reachability<'p> {
             }
         };
         match why {
-            Some(r) => {
-                let names: Vec<&str> = allowed
-                    .iter()
-                    .map(|&m| puzzle.mv(m).name.as_str())
-                    .collect();
-                let names = if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(" ")
-                };
-                Reach::Unreachable(format!(
-                    "with only the moves {} ({names}), {r}",
-                    self.limited_by
-                ))
-            }
+            Some(r) => Reach::Unreachable(self.with_moves_left(&allowed, &r)),
             None => reach,
         }
     }

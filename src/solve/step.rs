@@ -159,17 +159,12 @@ pub fn step(puzzle: &Puzzle, scrambles: &[Scramble]) -> Option<(Step, Vec<Scramb
     Some((step, scrambles))
 }
 
-/// Why `scrambles` cannot be searched when [`step`] found no step for them but one of
-/// their goals has classes, which only a step can search; `None` when nothing stands in
-/// the way.
-pub fn classes_refused(scrambles: &[Scramble]) -> Option<&'static str> {
-    scrambles
-        .iter()
-        .filter_map(|s| s.settings.goal.as_deref())
-        .any(|g| g.positions.iter().any(|p| p.has_classes()))
-        .then_some(
-            "a goal with classes (letters in a permutation) is searched as a puzzle of its own, \
+/// Why `goals` cannot be searched when no [`Step`] was made for them but one has
+/// classes, which only a step can search; `None` when nothing stands in the way.
+pub fn classes_refused<'a>(goals: impl IntoIterator<Item = &'a Goal>) -> Option<&'static str> {
+    goals.into_iter().any(Goal::has_classes).then_some(
+        "a goal with classes (letters in a permutation) is searched as a puzzle of its own, \
              which needs the goal to be one position, the same for every scramble, no scramble \
              drawn at random, no --post-auf, and a puzzle without blocks or guarded moves",
-        )
+    )
 }

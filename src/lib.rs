@@ -5,6 +5,7 @@
 
 pub mod alg;
 pub mod batch;
+pub mod chain;
 pub mod coord;
 pub mod def;
 pub mod gods;

@@ -17,6 +17,7 @@ mod build;
 mod cache;
 mod check;
 mod export;
+mod fast;
 mod god;
 mod god_dist;
 mod input;

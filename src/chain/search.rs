@@ -1,0 +1,302 @@
+//! Solving phase by phase ([`Fast`]).
+//!
+//! The first answer solves each phase optimally in turn. Then, as two-phase solvers do,
+//! the first phase's solutions are tried in order of length (its optimal ones, then one
+//! move longer, and so on), each followed by the rest of the chain with the last phase
+//! bounded to beat the best answer so far; every shorter answer is handed over as it is
+//! found. A first-phase solution that ends in a move of the next group is skipped: the
+//! same solution without that move was tried before it. The effort ([`Effort`]) says
+//! when to stop: a number of first-phase solutions tried, a length reached, or a time.
+//!
+//! Each phase is searched by the optimal search ([`crate::search::Solver`]) over its
+//! own puzzle ([`super::Phase`]), so its tables are planned, cached and bounded like any
+//! puzzle's, and every phase solution is optimal for its phase.
+
+use super::{Chain, Phase, Subgroup};
+use crate::group::{Group, Verdict};
+use crate::progress::Silent;
+use crate::puzzle::{MoveId, Puzzle, SolveSettings, State};
+use crate::search::{SearchError, SolveOptions, Solver};
+use crate::table::Tables;
+use std::time::Instant;
+
+/// First-phase solutions enumerated per round before the count is raised.
+const ROUND: usize = 64;
+
+/// How long to keep improving an answer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Effort {
+    /// Stop at this time.
+    pub deadline: Option<Instant>,
+    /// Stop once an answer this short (or shorter) is found.
+    pub max_length: Option<u32>,
+    /// Stop after trying this many first-phase solutions; `None`: until the deadline,
+    /// or until no first-phase solution short enough to help is left.
+    pub tries: Option<u64>,
+}
+
+/// What solving one position found.
+#[derive(Clone, Debug, Default)]
+pub struct FastOutcome {
+    /// The shortest answer found, in the puzzle's moves; `None` when a phase found no
+    /// solution (the position is not in the group the moves generate).
+    pub solution: Option<Vec<MoveId>>,
+    /// First-phase solutions tried after the first answer.
+    pub tried: u64,
+    /// Search nodes over every phase.
+    pub nodes: u64,
+    /// Whether every first-phase solution that could still help was tried: the answer
+    /// is the shortest this chain can give.
+    pub exhausted: bool,
+    /// Why the position cannot be solved, when the group says it cannot.
+    pub unreachable: Option<String>,
+}
+
+/// A chain's phases, each with its solver and tables.
+pub struct Fast<'c> {
+    puzzle: &'c Puzzle,
+    chain: &'c Chain,
+    solvers: Vec<Solver<'c>>,
+    /// The group the searched moves generate, which says whether a position can be
+    /// solved at all before any phase is searched.
+    group: Option<Group>,
+}
+
+impl<'c> Fast<'c> {
+    /// The solver for `chain` of `puzzle`, with the tables `tables` gives each phase
+    /// (built on first use).
+    pub fn new(
+        puzzle: &'c Puzzle,
+        chain: &'c Chain,
+        mut tables: impl FnMut(usize, &Phase) -> Tables,
+    ) -> Fast<'c> {
+        let solvers = chain
+            .phases
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Solver::new(&p.puzzle, tables(i, p)))
+            .collect();
+        Fast {
+            puzzle,
+            chain,
+            solvers,
+            group: Subgroup::searched(puzzle).group(puzzle),
+        }
+    }
+
+    /// Builds (or loads) every phase's tables now.
+    pub fn prepare(&mut self, progress: &dyn crate::progress::Progress) -> Result<(), SearchError> {
+        for s in &mut self.solvers {
+            s.prepare(crate::puzzle::Metric::Htm, None, progress)?;
+        }
+        Ok(())
+    }
+
+    /// The time spent building or loading tables so far.
+    pub fn table_time(&self) -> std::time::Duration {
+        self.solvers.iter().map(|s| s.table_time()).sum()
+    }
+
+    /// Solves `start`, handing every shorter answer to `on_better` as it is found.
+    pub fn solve(
+        &mut self,
+        start: &State,
+        effort: &Effort,
+        on_better: &mut (dyn FnMut(&[MoveId]) + Send),
+    ) -> Result<FastOutcome, SearchError> {
+        let puzzle = self.puzzle;
+        let phases = &self.chain.phases;
+        let mut out = FastOutcome::default();
+        if let Some(Verdict::Unreachable(why)) = self.group.as_ref().map(|g| g.check(start)) {
+            out.unreachable = Some(why.to_string());
+            return Ok(out);
+        }
+        let Some(first) = continue_from(
+            puzzle,
+            phases,
+            &mut self.solvers,
+            start,
+            0,
+            None,
+            &mut out.nodes,
+        )?
+        else {
+            return Ok(out);
+        };
+        on_better(&first);
+        let mut best = first;
+        let short_enough = |len: usize| effort.max_length.is_some_and(|m| len as u32 <= m);
+        let expired = || effort.deadline.is_some_and(|d| Instant::now() >= d);
+        if phases.len() == 1 {
+            out.exhausted = true;
+            out.solution = Some(best);
+            return Ok(out);
+        }
+        let (head, rest) = self.solvers.split_at_mut(1);
+        let phase0 = &phases[0];
+        let position0 = phase0.position(start);
+        // The first phase's optimal length, and per slack how many of its solutions of
+        // that length were tried.
+        let mut optimal0: Option<u32> = None;
+        let mut slack = 0u32;
+        let mut tried_at_slack = 0usize;
+        let mut shorter = 0usize;
+        let mut stop = short_enough(best.len()) || expired();
+        while !stop {
+            let bound = best.len() as u32 - 1;
+            if optimal0.is_some_and(|o| o + slack > bound) {
+                out.exhausted = true;
+                break;
+            }
+            let cap = shorter + tried_at_slack + ROUND;
+            let settings = SolveSettings {
+                max_depth: bound,
+                slack,
+                ..SolveSettings::default()
+            };
+            let options = SolveOptions {
+                count: Some(cap),
+                threads: Some(1),
+                ..SolveOptions::default()
+            };
+            let mut seen = 0usize;
+            let mut at_slack = 0usize;
+            let mut error = None;
+            let nodes = &mut out.nodes;
+            let tried = &mut out.tried;
+            let best_ref = &mut best;
+            let outcome = head[0].solve_each(
+                &position0,
+                &phase0.puzzle.ignore,
+                &settings,
+                options,
+                &Silent,
+                &mut |len, sol| {
+                    seen += 1;
+                    let o = *optimal0.get_or_insert(len);
+                    if stop || error.is_some() || len < o + slack {
+                        return;
+                    }
+                    at_slack += 1;
+                    // Solutions of this length already tried in a smaller round.
+                    if at_slack <= tried_at_slack {
+                        return;
+                    }
+                    let moves: Vec<MoveId> = sol.iter().map(|&m| phase0.translate(m)).collect();
+                    if moves.last().is_some_and(|&m| phase0.in_lower(m))
+                        || moves.len() >= best_ref.len()
+                    {
+                        return;
+                    }
+                    *tried += 1;
+                    let state = puzzle.apply_sequence(start, &moves);
+                    let room = best_ref.len() - moves.len() - 1;
+                    match continue_from(puzzle, phases, rest, &state, 1, Some(room), nodes) {
+                        Ok(Some(tail)) => {
+                            let mut whole = moves;
+                            whole.extend(tail);
+                            *best_ref = whole;
+                            on_better(best_ref);
+                        }
+                        Ok(None) => {}
+                        Err(e) => error = Some(e),
+                    }
+                    if short_enough(best_ref.len())
+                        || expired()
+                        || effort.tries.is_some_and(|t| *tried >= t)
+                    {
+                        stop = true;
+                    }
+                },
+            )?;
+            out.nodes += outcome.nodes;
+            if let Some(e) = error {
+                return Err(e);
+            }
+            if seen >= cap {
+                // The round was cut short by the count: the same slack again, further.
+                tried_at_slack = at_slack;
+            } else {
+                shorter = seen;
+                tried_at_slack = 0;
+                slack += 1;
+                if optimal0.is_none() {
+                    // No first-phase solution shorter than the best answer at all.
+                    out.exhausted = true;
+                    break;
+                }
+            }
+        }
+        out.solution = Some(best);
+        Ok(out)
+    }
+}
+
+/// Solves phases `from..` in turn from `state`, each optimally (`solvers[j]` searches
+/// phase `from + j`); with `room`, the whole must take at most that many moves (only
+/// the last phase is bounded, the others take their optimal solutions). `None` when a
+/// phase has no solution within its bound.
+fn continue_from(
+    puzzle: &Puzzle,
+    phases: &[Phase],
+    solvers: &mut [Solver],
+    state: &State,
+    from: usize,
+    room: Option<usize>,
+    nodes: &mut u64,
+) -> Result<Option<Vec<MoveId>>, SearchError> {
+    let mut state = state.clone();
+    let mut moves = Vec::new();
+    for (i, phase) in phases.iter().enumerate().skip(from) {
+        let bound = match room {
+            Some(r) if r < moves.len() => return Ok(None),
+            Some(r) if i + 1 == phases.len() => (r - moves.len()) as u32,
+            _ => SolveSettings::default().max_depth,
+        };
+        let Some(sol) = solve_phase(&mut solvers[i - from], phase, &state, bound, nodes)? else {
+            return Ok(None);
+        };
+        state = puzzle.apply_sequence(&state, &sol);
+        moves.extend(sol);
+    }
+    if room.is_some_and(|r| moves.len() > r) {
+        return Ok(None);
+    }
+    Ok(Some(moves))
+}
+
+/// One phase's optimal solution from `state` within `bound` moves, in the puzzle's
+/// moves.
+fn solve_phase(
+    solver: &mut Solver,
+    phase: &Phase,
+    state: &State,
+    bound: u32,
+    nodes: &mut u64,
+) -> Result<Option<Vec<MoveId>>, SearchError> {
+    let position = phase.position(state);
+    let settings = SolveSettings {
+        max_depth: bound,
+        ..SolveSettings::default()
+    };
+    let options = SolveOptions {
+        count: Some(1),
+        threads: Some(1),
+        ..SolveOptions::default()
+    };
+    let mut found: Option<Vec<MoveId>> = None;
+    let outcome = solver.solve_each(
+        &position,
+        &phase.puzzle.ignore,
+        &settings,
+        options,
+        &Silent,
+        &mut |_, s| {
+            if found.is_none() {
+                found = Some(s.to_vec());
+            }
+        },
+    )?;
+    *nodes += outcome.nodes;
+    Ok(found.map(|s| s.iter().map(|&m| phase.translate(m)).collect()))
+}

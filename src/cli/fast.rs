@@ -1,0 +1,166 @@
+//! `ksolve solve --fast`: short solutions phase by phase along a subgroup chain (see
+//! `ksolve::chain`), for positions an optimal search cannot reach in reasonable time.
+//! Each scramble's answers are printed as they improve; `--time` keeps improving until
+//! a time limit, `--max-length` stops at a length.
+
+use super::output;
+use super::progress::Bars;
+use super::solve::SolveArgs;
+use super::{EXIT_NO_SOLUTION, EXIT_OK};
+use anyhow::Context;
+use ksolve::chain::{coset_limit, Chain, Effort, Fast};
+use ksolve::progress::{format_duration, Progress};
+use ksolve::puzzle::{MoveId, Puzzle, Scramble};
+use ksolve::rng::Rng;
+use ksolve::solve::{Reachability, Starts};
+use ksolve::table::Tables;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// First-phase solutions tried per position without `--time`: enough that a random
+/// 3x3x3 comes out at about 21 moves, few enough to take a fraction of a second.
+pub const DEFAULT_TRIES: u64 = 400;
+
+/// The chain `--chain FILE` gives, or the one found from the definition.
+pub fn chain_for(
+    puzzle: &Puzzle,
+    file: Option<&std::path::Path>,
+    budget: u64,
+) -> anyhow::Result<Chain> {
+    match file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the chain file {}", path.display()))?;
+            Ok(Chain::read(puzzle, &text, &path.display().to_string())?)
+        }
+        None => Ok(ksolve::chain::find(puzzle, &coset_limit(budget))?),
+    }
+}
+
+/// Solves `scrambles` of `puzzle` (read from `args.def`, whose bytes are `bytes`) along
+/// a chain.
+pub fn run(
+    args: &SolveArgs,
+    puzzle: &Puzzle,
+    bytes: &[u8],
+    scrambles: &[Scramble],
+    bars: &Bars,
+) -> anyhow::Result<u8> {
+    for s in scrambles {
+        if s.settings.goal.is_some() {
+            anyhow::bail!(
+                "{}: --fast solves to the definition's solved state; a scramble file's goal is searched without --fast",
+                s.name
+            );
+        }
+    }
+    let budget = args.table.budget();
+    let chain = chain_for(puzzle, args.chain.as_deref(), budget)?;
+    // The phases share the budget.
+    let share = budget / chain.phases.len().max(1) as u64;
+    let mut fast = Fast::new(puzzle, &chain, |_, phase| {
+        let key = [bytes, &phase.key_bytes()].concat();
+        Tables::new(
+            args.table.cache(&args.def, &phase.puzzle, &key, bars),
+            share,
+        )
+    });
+    fast.prepare(bars)?;
+    let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
+    let mut starts = Starts::new(puzzle, budget / 2);
+    // Random positions are drawn through the group, uniformly.
+    let mut reach = Reachability::new(puzzle);
+    let mut code = EXIT_OK;
+    for scramble in scrambles {
+        let start = starts.start(scramble, &mut reach, &mut rng, bars);
+        if let Some(why) = &start.impossible {
+            anyhow::bail!("{}: {why}", scramble.name);
+        }
+        let began = Instant::now();
+        let effort = Effort {
+            deadline: args.time.map(|t| began + Duration::from_secs_f64(t)),
+            max_length: args.max_length,
+            tries: match args.time {
+                Some(_) => None,
+                None => Some(DEFAULT_TRIES),
+            },
+        };
+        if !args.json {
+            output_line(format_args!("Solving {}", scramble.name))?;
+        }
+        let mut found: Vec<Vec<MoveId>> = Vec::new();
+        let mut failed: Option<String> = None;
+        let json = args.json;
+        let outcome = fast.solve(&start.state, &effort, &mut |sol| {
+            // Every answer is replayed before it is printed.
+            let end = puzzle.apply_sequence(&start.state, sol);
+            if !puzzle.is_solved(&end, &start.ignore) {
+                failed.get_or_insert_with(|| puzzle.format_sequence(sol));
+                return;
+            }
+            if !json {
+                let line = format!("  {}  ({} moves)", puzzle.format_sequence(sol), sol.len());
+                if let Err(e) = output_line(format_args!("{line}")) {
+                    failed.get_or_insert_with(|| e.to_string());
+                }
+            }
+            found.push(sol.to_vec());
+        })?;
+        if let Some(what) = failed {
+            anyhow::bail!(
+                "{}: internal error: the answer {what} does not solve the position",
+                scramble.name
+            );
+        }
+        let took = began.elapsed();
+        let length = found.last().map(Vec::len);
+        if length.is_none() {
+            code = EXIT_NO_SOLUTION;
+        }
+        if json {
+            let record = serde_json::json!({
+                "name": scramble.name,
+                "solutions": found.iter().map(|s| puzzle.format_sequence(s)).collect::<Vec<_>>(),
+                "status": if length.is_some() { "solved" } else { "unreachable" },
+                "length": length,
+                "method": "chain",
+                "phases": chain.phases.len(),
+                "tried": outcome.tried,
+                "exhausted": outcome.exhausted,
+                "nodes": outcome.nodes,
+                "seconds": took.as_secs_f64(),
+            });
+            output_line(format_args!("{record}"))?;
+        } else if length.is_none() {
+            let why = outcome
+                .unreachable
+                .as_deref()
+                .unwrap_or("a phase found no solution");
+            output_line(format_args!("  no solution: {why}"))?;
+        }
+        if !args.quiet {
+            let how = match (outcome.exhausted, args.time) {
+                (true, _) => "the shortest this chain gives",
+                (false, Some(_)) => "time is up",
+                (false, None) => "--time T searches longer",
+            };
+            bars.note(&format!(
+                "{}: {} in {} by {} phases, {} first-phase solutions tried, {} nodes ({how})",
+                scramble.name,
+                length.map_or("no solution".to_string(), |l| format!("{l} moves")),
+                format_duration(took),
+                chain.phases.len(),
+                outcome.tried,
+                outcome.nodes
+            ));
+        }
+    }
+    Ok(code)
+}
+
+/// One line to standard output, checked.
+fn output_line(line: std::fmt::Arguments) -> std::io::Result<()> {
+    let mut out = output::stdout();
+    writeln!(out, "{line}")?;
+    out.flush()
+}

@@ -92,6 +92,11 @@ impl<'c> Fast<'c> {
         Ok(())
     }
 
+    /// The tables each phase's search would build under its budget (nothing is built).
+    pub fn plans(&mut self) -> Result<Vec<crate::search::PlanView>, SearchError> {
+        self.solvers.iter_mut().map(|s| s.plan(false, false)).collect()
+    }
+
     /// The time spent building or loading tables so far.
     pub fn table_time(&self) -> std::time::Duration {
         self.solvers.iter().map(|s| s.table_time()).sum()

@@ -15,6 +15,7 @@ macro_rules! errln {
 mod alg;
 mod build;
 mod cache;
+mod chain;
 mod check;
 mod export;
 mod fast;
@@ -26,6 +27,7 @@ mod output;
 mod overrides;
 mod play;
 mod progress;
+mod scramble;
 mod shard_args;
 mod shell;
 mod show;
@@ -83,6 +85,9 @@ pub struct Cli {
 enum Command {
     /// Validate a definition (and a scramble file) and summarize what ksolve read.
     Check(check::CheckArgs),
+    /// Show the chain of subgroups `solve --fast` solves along: each phase's groups,
+    /// coset count and tables.
+    Chain(chain::ChainArgs),
     /// Count the positions at each distance from solved (God's algorithm) and print
     /// the antipodes; ksolve+'s `DEF !` and `DEF !q`.
     God(god::GodArgs),
@@ -111,6 +116,9 @@ enum Command {
     /// Write a definition (ksolve+, twsearch or KPuzzle JSON) as a ksolve+ `.def` or,
     /// with `--kpuzzle`, as cubing.js's KPuzzle JSON.
     Export(export::ExportArgs),
+    /// Print random-state scrambles: each the inverse of a short solution of a position
+    /// drawn uniformly among those the moves reach (`scramble DEF -n 5`).
+    Scramble(scramble::ScrambleArgs),
     /// Play with a puzzle in a session: moves, undo, scrambles (Rotate's levels), optimal
     /// solutions step by step, hints, reachability checks and macros.
     Play(play::PlayArgs),
@@ -120,6 +128,7 @@ enum Command {
 /// definition file.
 const SUBCOMMANDS: &[&str] = &[
     "check",
+    "chain",
     "solve",
     "god",
     "tables",
@@ -131,6 +140,7 @@ const SUBCOMMANDS: &[&str] = &[
     "show",
     "merge",
     "play",
+    "scramble",
     "export",
     "help",
 ];
@@ -208,6 +218,7 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Chain(args) => chain::run(args),
         Command::God(args) => god::run(args),
         Command::Solve(args) => solve::run(*args),
         Command::Tables(args) => cache::run(args),
@@ -218,6 +229,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Show(args) => show::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Play(args) => play::run(args),
+        Command::Scramble(args) => scramble::run(args),
         Command::Export(args) => export::run(args),
     }
 }

@@ -23,6 +23,18 @@ pub fn random_state(puzzle: &Puzzle, rng: &mut Rng) -> State {
 /// The position `steps` random legal moves make from solved (fewer when a position
 /// allows no move at all).
 pub fn random_walk(puzzle: &Puzzle, rng: &mut Rng, steps: usize) -> State {
+    walk(puzzle, rng, steps, |_| {})
+}
+
+/// The moves of a walk like [`random_walk`]'s, for a scramble that is the walk itself.
+pub fn random_walk_moves(puzzle: &Puzzle, rng: &mut Rng, steps: usize) -> Vec<MoveId> {
+    let mut moves = Vec::with_capacity(steps);
+    walk(puzzle, rng, steps, |m| moves.push(m));
+    moves
+}
+
+/// A walk of `steps` random legal moves from solved, handing each move to `seen`.
+fn walk(puzzle: &Puzzle, rng: &mut Rng, steps: usize, mut seen: impl FnMut(MoveId)) -> State {
     let mut state = puzzle.solved.clone();
     let mut next = state.clone();
     let mut legal = Vec::with_capacity(puzzle.moves.len());
@@ -37,6 +49,7 @@ pub fn random_walk(puzzle: &Puzzle, rng: &mut Rng, steps: usize) -> State {
             break;
         }
         let m = legal[rng.below(legal.len() as u64) as usize];
+        seen(m);
         state.then_into(&puzzle.mv(m).effect, &puzzle.sets, &mut next);
         std::mem::swap(&mut state, &mut next);
     }

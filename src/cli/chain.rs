@@ -1,0 +1,99 @@
+//! `ksolve chain DEF`: the chain of subgroups `solve --fast` solves along, found from the
+//! definition (or read with `--chain FILE`), with each phase's coset count and the
+//! tables its search would build under the budget.
+
+use super::fast::chain_for;
+use super::output;
+use super::progress::Bars;
+use super::table_args::TableArgs;
+use super::EXIT_OK;
+use ksolve::chain::{coset_limit, Fast};
+use ksolve::progress::format_count;
+use ksolve::table::Tables;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Show the chain of subgroups `solve --fast` solves along.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  ksolve chain puzzles/3x3x3.def                   the chain found (two phases, as Kociemba's)
+  ksolve chain puzzles/3x3x3.def --chain my.chain  check a chain of your own
+  ksolve chain puzzles/2x2x2.def --json            one JSON object per phase
+
+A chain file has one subgroup per line, from the largest down, each written as the
+moves that generate it (`U D R2 L2 F2 B2`); `#` starts a comment.")]
+pub struct ChainArgs {
+    /// The puzzle definition.
+    pub def: PathBuf,
+    /// Read the chain from this file instead of finding one.
+    #[arg(long, value_name = "FILE")]
+    pub chain: Option<PathBuf>,
+    /// Print one JSON object per phase.
+    #[arg(long)]
+    pub json: bool,
+    /// Where tables are kept and how much memory they may take.
+    #[command(flatten)]
+    pub table: TableArgs,
+}
+
+pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
+    let bars = Bars::new(true);
+    let (puzzle, bytes, _) = super::input::definition(&args.def, &bars)?;
+    let budget = args.table.budget();
+    let chain = chain_for(&puzzle, args.chain.as_deref(), budget)?;
+    let share = budget / chain.phases.len().max(1) as u64;
+    let mut fast = Fast::new(&puzzle, &chain, |_, phase| {
+        let key = [&bytes[..], &phase.key_bytes()].concat();
+        Tables::new(args.table.cache(&args.def, &phase.puzzle, &key, &bars), share)
+    });
+    let plans = fast.plans()?;
+    let mut out = output::stdout();
+    if !args.json {
+        let how = match chain.given {
+            true => format!("read from {}", args.chain.as_deref().unwrap_or(&args.def).display()),
+            false => format!(
+                "found from the definition, every phase within {} cosets",
+                coset_limit(budget).with_commas()
+            ),
+        };
+        writeln!(
+            out,
+            "{} positions; {} phase{}, {how}:",
+            chain.positions.with_commas(),
+            chain.phases.len(),
+            if chain.phases.len() == 1 { "" } else { "s" }
+        )?;
+    }
+    for (i, (phase, plan)) in chain.phases.iter().zip(&plans).enumerate() {
+        let tables: Vec<String> = plan
+            .report
+            .chosen
+            .iter()
+            .map(|t| format!("{} ({} entries)", t.name, format_count(t.len)))
+            .collect();
+        let entries: u64 = plan.report.chosen.iter().map(|t| t.len).sum();
+        if args.json {
+            let record = serde_json::json!({
+                "phase": i + 1,
+                "from": phase.upper.describe(&puzzle),
+                "to": phase.lower.describe(&puzzle),
+                "cosets": phase.cosets.to_string(),
+                "table_entries": entries,
+                "tables": plan.report.chosen.iter().map(|t| &t.name).collect::<Vec<_>>(),
+            });
+            writeln!(out, "{record}")?;
+        } else {
+            writeln!(
+                out,
+                "phase {}: {} -> {}\n  {} cosets; tables: {}",
+                i + 1,
+                phase.upper.describe(&puzzle),
+                phase.lower.describe(&puzzle),
+                phase.cosets.with_commas(),
+                if tables.is_empty() { "none".to_string() } else { tables.join(", ") }
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(EXIT_OK)
+}

@@ -314,7 +314,7 @@ fn every_4x4x4_move_matches_the_sticker_model() {
             // A WCA-style scramble, then slices, rotations and lowercase wide turns.
             "D2 Fw' D Fw2 Rw' L D F Rw B Uw2 B2 Uw' Fw' D' B Fw' Rw F B2",
             "2R U 2L' x 2F2 Dw' y' 2D b 2B' z2 r' 2U L f2 u' l d",
-            // The OLL parity algorithm, which only a 4x4x4 needs.
+            // A long run of lowercase wide turns with a rotation among them.
             "r U2 x r U2 r U2 r' U2 l U2 r' U2 r U2 r' U2 r'",
         ],
     );

@@ -162,6 +162,38 @@ fn puzzles_generate_groups_of_the_published_sizes() {
     );
 }
 
+/// The WCA-notation big cubes and megaminx have rotations (or moves that carry the
+/// centres), so their groups are the published counts times the puzzle's orientations:
+/// 24 for a cube, 60 for the megaminx.
+#[test]
+fn wca_puzzles_generate_their_groups_times_their_orientations() {
+    for (file, order) in [
+        // 7,401,196,841,564,901,869,874,093,974,498,574,336,000,000,000 positions, x 24.
+        (
+            "4x4x4.def",
+            "177628724197557644876978255387965784064000000000",
+        ),
+        // 282,870,942,277,741,856,536,180,333,107,150,328,293,127,731,985,672,134,721,536,
+        // 000,000,000,000,000 positions, x 24.
+        (
+            "5x5x5.def",
+            "6788902614665804556868327994571607879035065567656131233316864000000000000000",
+        ),
+        // megaminx.def's group, x 60.
+        (
+            "megaminx_wca.def",
+            "6040176993211400827350961938818730310121286984661186117632000000000000",
+        ),
+    ] {
+        let p = puzzle(file);
+        let g = Group::new(&p).unwrap_or_else(|e| panic!("{file}: {e}"));
+        // Positions, not permutations: the cubes' centres of one colour are alike.
+        let count = g.reachable();
+        assert!(count.is_exact(), "{file}");
+        assert_eq!(count.value().to_string(), order, "{file}");
+    }
+}
+
 /// Block Buster's rotations are its three layers turned together, and its slices are a
 /// rotation with the two faces turned back.
 #[test]

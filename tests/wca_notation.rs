@@ -15,8 +15,9 @@ struct Sticker {
     colour: char,
 }
 
-/// The six faces: name, outward axis.
-const FACES: [(char, [i32; 3]); 6] = [
+/// The six faces: name, outward axis (also the order the WCA definitions number
+/// colours and centres in; `nxn_notation` shares them).
+pub(crate) const FACES: [(char, [i32; 3]); 6] = [
     ('U', [0, 1, 0]),
     ('R', [1, 0, 0]),
     ('F', [0, 0, 1]),
@@ -48,7 +49,7 @@ fn solved() -> Vec<Sticker> {
     out
 }
 
-fn cross(a: [i32; 3], b: [i32; 3]) -> [i32; 3] {
+pub(crate) fn cross(a: [i32; 3], b: [i32; 3]) -> [i32; 3] {
     [
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],
@@ -58,7 +59,7 @@ fn cross(a: [i32; 3], b: [i32; 3]) -> [i32; 3] {
 
 /// A quarter turn clockwise seen from the end `axis` points to: `v -> a(a.v) - a x v`
 /// (a rotation by -90 degrees about `axis`).
-fn quarter(axis: [i32; 3], v: [i32; 3]) -> [i32; 3] {
+pub(crate) fn quarter(axis: [i32; 3], v: [i32; 3]) -> [i32; 3] {
     let dot: i32 = (0..3).map(|k| axis[k] * v[k]).sum();
     let c = cross(axis, v);
     [

@@ -13,6 +13,7 @@ mod sliding_gen;
 mod additive;
 mod alg_cli;
 mod cache_cli;
+mod chains;
 mod check_cli;
 mod cli_help;
 mod differential;

@@ -94,7 +94,7 @@ fn copy_folder(from: &Path, to: &Path) {
 }
 
 /// The subcommands that build or read cached tables, and so get `--tables`.
-const CACHING: [&str; 3] = ["solve", "play", "stats"];
+const CACHING: [&str; 5] = ["solve", "play", "stats", "chain", "scramble"];
 
 /// Runs one step in `scratch` and returns a description of what differs, if anything.
 fn run(step: &Step, scratch: &Path, tables: &Path) -> Option<String> {

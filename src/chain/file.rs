@@ -1,7 +1,8 @@
 //! Chains given by the user, for when they know a better one than ksolve finds: a text
 //! file with one subgroup per line, each written as the moves that generate it, from
 //! the largest down (the group of the searched moves before the first line, and the
-//! solved state after the last, are implied). `#` starts a comment.
+//! solved state after the last, are implied; a line that repeats the group above it
+//! makes no phase). `#` starts a comment.
 //!
 //! ```text
 //! # Kociemba's two phases on the 3x3x3.
@@ -75,18 +76,23 @@ impl Chain {
                     ),
                 ));
             }
-            path.push(g.clone());
+            // A line that repeats the group above it (the searched moves written out,
+            // say) makes no phase.
+            if g != upper {
+                path.push(g.clone());
+            }
         }
         if path.last().is_some_and(|g| !g.is_trivial(puzzle)) {
             path.push(Subgroup::trivial(puzzle));
         }
         let mut phases = Vec::new();
         let mut upper_count = top_count.clone();
-        for (k, pair) in path.windows(2).enumerate() {
+        for pair in path.windows(2) {
             let (upper, lower) = (&pair[0], &pair[1]);
             // The line that wrote the lower group (the last phase's is the last line).
             let (line, raw) = groups
-                .get(k)
+                .iter()
+                .find(|(g, _, _)| g == lower)
                 .or(groups.last())
                 .map_or((1, String::new()), |(_, l, r)| (*l, r.clone()));
             let lower_count = if lower.is_trivial(puzzle) {

@@ -64,6 +64,12 @@ fn phase_cost(puzzle: &Puzzle, upper: &Subgroup, cosets: f64) -> f64 {
     (cosets / branching(puzzle, upper).ln()).max(1.0) + PHASE_CHARGE
 }
 
+/// The most subgroups the greedy descent counts, and the most pictures it checks, before
+/// it gives up: each count builds a stabiliser chain, and a picture of interchangeable
+/// pieces (a 5x5x5's centres) takes a search of its stabiliser, up to seconds.
+const GREEDY_COUNTS: usize = 400;
+const GREEDY_PICTURES: usize = 40;
+
 /// Counts of subgroups, computed once each.
 struct Counts<'p> {
     puzzle: &'p Puzzle,
@@ -196,7 +202,8 @@ fn cheapest(
 }
 
 /// A path found phase by phase: from each group, one power step at a time to the
-/// smallest subgroup still within the limit.
+/// smallest subgroup still within the limit whose picture is exact (a step whose
+/// picture is not exact would leave the next phase positions it cannot solve).
 fn greedy(
     puzzle: &Puzzle,
     top: &Subgroup,
@@ -207,17 +214,31 @@ fn greedy(
     let ln_limit = ln(limit);
     let mut path = vec![top.clone()];
     let mut g = top.clone();
+    let mut pictures = 0;
     while !g.is_trivial(puzzle) {
-        let lg = ln(&counts.of(&g)?);
+        if counts.known.len() > GREEDY_COUNTS {
+            return None;
+        }
+        let gc = counts.of(&g)?;
+        let lg = ln(&gc);
+        let upper = g.generators(puzzle);
         let mut h = g.clone();
         loop {
             let mut step: Option<(Subgroup, BigUint)> = None;
             for child in h.children(puzzle) {
+                if counts.known.len() > GREEDY_COUNTS {
+                    return None;
+                }
                 let Some(c) = counts.of(&child) else { continue };
-                if lg - ln(&c) > ln_limit + 1e-9 {
+                if lg - ln(&c) > ln_limit + 1e-9 || step.as_ref().is_some_and(|(_, b)| c >= *b) {
                     continue;
                 }
-                if step.as_ref().is_none_or(|(_, best)| c < *best) {
+                pictures += 1;
+                if pictures > GREEDY_PICTURES {
+                    return None;
+                }
+                let target = Target::of(puzzle, &child.generators(puzzle));
+                if target.exact_within(puzzle, &upper, &gc, &c).is_some() {
                     step = Some((child, c));
                 }
             }

@@ -35,6 +35,8 @@ mod search;
 mod split;
 mod subgroup;
 mod target;
+#[cfg(test)]
+mod tests;
 
 pub use find::{coset_limit, find, EXHAUSTIVE};
 pub use phase::Phase;

@@ -13,6 +13,7 @@
 //! puzzle's, and every phase solution is optimal for its phase.
 
 use super::{Chain, Phase, Subgroup};
+use crate::alg::simplify;
 use crate::group::{Group, Verdict};
 use crate::progress::Silent;
 use crate::puzzle::{MoveId, Puzzle, SolveSettings, State};
@@ -33,6 +34,10 @@ pub struct Effort {
     /// Stop after trying this many first-phase solutions; `None`: until the deadline,
     /// or until no first-phase solution short enough to help is left.
     pub tries: Option<u64>,
+    /// With a deadline and an optimal solver ([`Fast::with_optimal`]): after a quarter
+    /// of the time improving along the chain, search optimally for a shorter answer
+    /// until the deadline, which proves the last answer optimal when it ends in time.
+    pub prove: bool,
 }
 
 /// What solving one position found.
@@ -50,6 +55,11 @@ pub struct FastOutcome {
     pub exhausted: bool,
     /// Why the position cannot be solved, when the group says it cannot.
     pub unreachable: Option<String>,
+    /// Whether the optimal search ended in time: the answer is optimal.
+    pub optimal: bool,
+    /// The moves of the answer each phase takes, in order (where the phases join, moves
+    /// of one base merge, so the answer may be shorter than their sum).
+    pub phase_lengths: Vec<usize>,
 }
 
 /// A chain's phases, each with its solver and tables.
@@ -60,6 +70,8 @@ pub struct Fast<'c> {
     /// The group the searched moves generate, which says whether a position can be
     /// solved at all before any phase is searched.
     group: Option<Group>,
+    /// The optimal search over the whole puzzle, when answers are to be proved.
+    optimal: Option<Solver<'c>>,
 }
 
 impl<'c> Fast<'c> {
@@ -81,7 +93,15 @@ impl<'c> Fast<'c> {
             chain,
             solvers,
             group: Subgroup::searched(puzzle).group(puzzle),
+            optimal: None,
         }
+    }
+
+    /// Adds the optimal search over the whole puzzle (with `tables`), which
+    /// [`Effort::prove`] uses.
+    pub fn with_optimal(mut self, tables: Tables) -> Self {
+        self.optimal = Some(Solver::new(self.puzzle, tables));
+        self
     }
 
     /// Builds (or loads) every phase's tables now.
@@ -94,7 +114,10 @@ impl<'c> Fast<'c> {
 
     /// The tables each phase's search would build under its budget (nothing is built).
     pub fn plans(&mut self) -> Result<Vec<crate::search::PlanView>, SearchError> {
-        self.solvers.iter_mut().map(|s| s.plan(false, false)).collect()
+        self.solvers
+            .iter_mut()
+            .map(|s| s.plan(false, false))
+            .collect()
     }
 
     /// The time spent building or loading tables so far.
@@ -116,7 +139,7 @@ impl<'c> Fast<'c> {
             out.unreachable = Some(why.to_string());
             return Ok(out);
         }
-        let Some(first) = continue_from(
+        let Some((first, lengths)) = continue_from(
             puzzle,
             phases,
             &mut self.solvers,
@@ -128,12 +151,23 @@ impl<'c> Fast<'c> {
         else {
             return Ok(out);
         };
+        // Moves of one base meeting where phases join merge (`F F2` is `F'`).
+        let first = simplify(puzzle, &first);
         on_better(&first);
         let mut best = first;
+        out.phase_lengths = lengths;
         let short_enough = |len: usize| effort.max_length.is_some_and(|m| len as u32 <= m);
-        let expired = || effort.deadline.is_some_and(|d| Instant::now() >= d);
+        // With a proof to make, the chain has the first quarter of the time.
+        let began = Instant::now();
+        let chain_until = match (effort.deadline, effort.prove && self.optimal.is_some()) {
+            (Some(d), true) => Some(began + d.saturating_duration_since(began) / 4),
+            (d, _) => d,
+        };
+        let expired = || chain_until.is_some_and(|d| Instant::now() >= d);
         if phases.len() == 1 {
+            // A chain of one phase is the optimal search itself.
             out.exhausted = true;
+            out.optimal = true;
             out.solution = Some(best);
             return Ok(out);
         }
@@ -170,6 +204,7 @@ impl<'c> Fast<'c> {
             let nodes = &mut out.nodes;
             let tried = &mut out.tried;
             let best_ref = &mut best;
+            let lengths_ref = &mut out.phase_lengths;
             let outcome = head[0].solve_each(
                 &position0,
                 &phase0.puzzle.ignore,
@@ -197,9 +232,14 @@ impl<'c> Fast<'c> {
                     let state = puzzle.apply_sequence(start, &moves);
                     let room = best_ref.len() - moves.len() - 1;
                     match continue_from(puzzle, phases, rest, &state, 1, Some(room), nodes) {
-                        Ok(Some(tail)) => {
+                        Ok(Some((tail, lengths))) => {
+                            *lengths_ref = std::iter::once(moves.len()).chain(lengths).collect();
                             let mut whole = moves;
                             whole.extend(tail);
+                            let whole = simplify(puzzle, &whole);
+                            if whole.len() >= best_ref.len() {
+                                return;
+                            }
                             *best_ref = whole;
                             on_better(best_ref);
                         }
@@ -232,15 +272,70 @@ impl<'c> Fast<'c> {
                 }
             }
         }
+        if effort.prove && !short_enough(best.len()) {
+            if let (Some(solver), Some(deadline)) = (self.optimal.as_mut(), effort.deadline) {
+                let (found, optimal) = prove(
+                    solver,
+                    puzzle,
+                    start,
+                    best.len() as u32,
+                    deadline,
+                    &mut out.nodes,
+                )?;
+                if let Some(shorter) = found {
+                    on_better(&shorter);
+                    best = shorter;
+                    out.phase_lengths.clear();
+                }
+                out.optimal = optimal;
+            }
+        }
         out.solution = Some(best);
         Ok(out)
     }
 }
 
+/// Searches the whole puzzle optimally for an answer shorter than `best` moves until
+/// `deadline`: the shortest answer when there is one (optimal, since the search goes
+/// by length), and whether the search ended in time (so that the answer it leaves,
+/// found or `best`, is optimal).
+fn prove(
+    solver: &mut Solver,
+    puzzle: &Puzzle,
+    start: &State,
+    best: u32,
+    deadline: Instant,
+    nodes: &mut u64,
+) -> Result<(Option<Vec<MoveId>>, bool), SearchError> {
+    let settings = SolveSettings {
+        max_depth: best.saturating_sub(1),
+        ..SolveSettings::for_puzzle(puzzle)
+    };
+    let options = SolveOptions {
+        count: Some(1),
+        deadline: Some(deadline),
+        ..SolveOptions::default()
+    };
+    let mut found: Option<Vec<MoveId>> = None;
+    let outcome = solver.solve_each(start, &[], &settings, options, &Silent, &mut |_, s| {
+        if found.is_none() {
+            found = Some(s.to_vec());
+        }
+    })?;
+    *nodes += outcome.nodes;
+    // A solution found is the shortest: every shorter length was searched to the end
+    // before it. Without one, only a search that was not cut short proves `best`.
+    let optimal = found.is_some() || !outcome.timed_out;
+    Ok((found, optimal))
+}
+
+/// An answer with the moves each phase took.
+type Answer = (Vec<MoveId>, Vec<usize>);
+
 /// Solves phases `from..` in turn from `state`, each optimally (`solvers[j]` searches
 /// phase `from + j`); with `room`, the whole must take at most that many moves (only
 /// the last phase is bounded, the others take their optimal solutions). `None` when a
-/// phase has no solution within its bound.
+/// phase has no solution within its bound. Each phase's length comes with the moves.
 fn continue_from(
     puzzle: &Puzzle,
     phases: &[Phase],
@@ -249,9 +344,10 @@ fn continue_from(
     from: usize,
     room: Option<usize>,
     nodes: &mut u64,
-) -> Result<Option<Vec<MoveId>>, SearchError> {
+) -> Result<Option<Answer>, SearchError> {
     let mut state = state.clone();
     let mut moves = Vec::new();
+    let mut lengths = Vec::new();
     for (i, phase) in phases.iter().enumerate().skip(from) {
         let bound = match room {
             Some(r) if r < moves.len() => return Ok(None),
@@ -262,12 +358,13 @@ fn continue_from(
             return Ok(None);
         };
         state = puzzle.apply_sequence(&state, &sol);
+        lengths.push(sol.len());
         moves.extend(sol);
     }
     if room.is_some_and(|r| moves.len() > r) {
         return Ok(None);
     }
-    Ok(Some(moves))
+    Ok(Some((moves, lengths)))
 }
 
 /// One phase's optimal solution from `state` within `bound` moves, in the puzzle's

@@ -34,6 +34,9 @@ pub struct ChainArgs {
     /// Where tables are kept and how much memory they may take.
     #[command(flatten)]
     pub table: TableArgs,
+    /// Show no progress on stderr (nothing is built, so there is little to show).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
@@ -44,13 +47,19 @@ pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
     let share = budget / chain.phases.len().max(1) as u64;
     let mut fast = Fast::new(&puzzle, &chain, |_, phase| {
         let key = [&bytes[..], &phase.key_bytes()].concat();
-        Tables::new(args.table.cache(&args.def, &phase.puzzle, &key, &bars), share)
+        Tables::new(
+            args.table.cache(&args.def, &phase.puzzle, &key, &bars),
+            share,
+        )
     });
     let plans = fast.plans()?;
     let mut out = output::stdout();
     if !args.json {
         let how = match chain.given {
-            true => format!("read from {}", args.chain.as_deref().unwrap_or(&args.def).display()),
+            true => format!(
+                "read from {}",
+                args.chain.as_deref().unwrap_or(&args.def).display()
+            ),
             false => format!(
                 "found from the definition, every phase within {} cosets",
                 coset_limit(budget).with_commas()
@@ -90,7 +99,11 @@ pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
                 phase.upper.describe(&puzzle),
                 phase.lower.describe(&puzzle),
                 phase.cosets.with_commas(),
-                if tables.is_empty() { "none".to_string() } else { tables.join(", ") }
+                if tables.is_empty() {
+                    "none".to_string()
+                } else {
+                    tables.join(", ")
+                }
             )?;
         }
     }

@@ -56,15 +56,25 @@ pub fn run(
     }
     let budget = args.table.budget();
     let chain = chain_for(puzzle, args.chain.as_deref(), budget)?;
-    // The phases share the budget.
-    let share = budget / chain.phases.len().max(1) as u64;
-    let mut fast = Fast::new(puzzle, &chain, |_, phase| {
+    // With --time the optimal search may prove an answer optimal: it takes three
+    // quarters of the budget, and the phases share the rest.
+    let prove = args.time.is_some() && chain.phases.len() > 1;
+    let phases_budget = if prove { budget / 4 } else { budget };
+    let share = phases_budget / chain.phases.len().max(1) as u64;
+    let fast = Fast::new(puzzle, &chain, |_, phase| {
         let key = [bytes, &phase.key_bytes()].concat();
         Tables::new(
             args.table.cache(&args.def, &phase.puzzle, &key, bars),
             share,
         )
     });
+    let mut fast = match prove {
+        true => fast.with_optimal(Tables::new(
+            args.table.cache(&args.def, puzzle, bytes, bars),
+            budget - phases_budget,
+        )),
+        false => fast,
+    };
     fast.prepare(bars)?;
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);
     let mut starts = Starts::new(puzzle, budget / 2);
@@ -84,6 +94,7 @@ pub fn run(
                 Some(_) => None,
                 None => Some(DEFAULT_TRIES),
             },
+            prove,
         };
         if !args.json {
             output_line(format_args!("Solving {}", scramble.name))?;
@@ -125,12 +136,16 @@ pub fn run(
                 "length": length,
                 "method": "chain",
                 "phases": chain.phases.len(),
+                "phase_lengths": outcome.phase_lengths,
                 "tried": outcome.tried,
                 "exhausted": outcome.exhausted,
+                "optimal": outcome.optimal,
                 "nodes": outcome.nodes,
                 "seconds": took.as_secs_f64(),
             });
             output_line(format_args!("{record}"))?;
+        } else if outcome.optimal && length.is_some() {
+            output_line(format_args!("  (optimal: no shorter answer exists)"))?;
         } else if length.is_none() {
             let why = outcome
                 .unreachable
@@ -140,6 +155,7 @@ pub fn run(
         }
         if !args.quiet {
             let how = match (outcome.exhausted, args.time) {
+                _ if outcome.optimal => "optimal",
                 (true, _) => "the shortest this chain gives",
                 (false, Some(_)) => "time is up",
                 (false, None) => "--time T searches longer",

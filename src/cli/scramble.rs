@@ -74,7 +74,10 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         let share = budget / chain.phases.len().max(1) as u64;
         Fast::new(&puzzle, chain, |_, phase| {
             let key = [&bytes[..], &phase.key_bytes()].concat();
-            Tables::new(args.table.cache(&args.def, &phase.puzzle, &key, &bars), share)
+            Tables::new(
+                args.table.cache(&args.def, &phase.puzzle, &key, &bars),
+                share,
+            )
         })
     });
     // Without a chain the optimal search answers puzzles with few positions; others get
@@ -98,12 +101,21 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         ));
     }
     let settings = SolveSettings::for_puzzle(&puzzle);
+    let forward = puzzle.base_moves.iter().any(|b| b.directed)
+        && group.as_ref().is_some_and(|g| g.distinct_pieces());
     let mut out = output::stdout();
     for i in 0..args.count {
         if walk_only {
             let walk = random::random_walk_moves(&puzzle, &mut rng, random::WALK_STEPS);
             let scramble = simplify(&puzzle, &walk);
-            print(&mut out, &args, i, &puzzle.format_sequence(&scramble), scramble.len(), false)?;
+            print(
+                &mut out,
+                &args,
+                i,
+                &puzzle.format_sequence(&scramble),
+                scramble.len(),
+                false,
+            )?;
             continue;
         }
         let state = match (uniform, &group) {
@@ -114,7 +126,7 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         let mut solution: Option<Vec<MoveId>> = None;
         if let Some(fast) = fast.as_mut() {
             let effort = Effort {
-                tries: Some(super::fast::DEFAULT_TRIES),
+                tries: Some(SCRAMBLE_TRIES),
                 ..Effort::default()
             };
             let mut last = None;
@@ -140,8 +152,14 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         let Some(solution) = solution else {
             anyhow::bail!("internal error: a position drawn from the group has no solution");
         };
-        let scramble = inverse_sequence(&puzzle, &solution);
-        // The scramble is replayed: from solved it must make the drawn position.
+        // A solution s of Y makes Y^-1 from solved, which is as uniform as Y: where
+        // moves have no inverses (directed ones, written as repeats) and pieces are
+        // distinct, s itself is the scramble; elsewhere its inverse is.
+        let scramble = match forward {
+            true => solution.clone(),
+            false => inverse_sequence(&puzzle, &solution),
+        };
+        // The solution is replayed on the drawn position.
         if !puzzle.is_solved(&puzzle.apply_sequence(&state, &solution), &[]) {
             anyhow::bail!("internal error: the solution found does not solve the drawn position");
         }
@@ -151,6 +169,9 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
     out.flush()?;
     Ok(EXIT_OK)
 }
+
+/// First-phase solutions tried per scramble: a scramble need not be the shortest.
+const SCRAMBLE_TRIES: u64 = 40;
 
 /// Puzzles with at most this many positions and no chain are solved optimally.
 const OPTIMAL_UP_TO: u64 = 10_000_000_000;

@@ -67,6 +67,7 @@ mod tests {
             probes: 0,
             reduced: false,
             checks: Vec::new(),
+            timed_out: false,
         }
     }
 

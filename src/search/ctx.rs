@@ -77,6 +77,8 @@ pub(super) struct Ctx<'a> {
     pub(super) start_state: &'a State,
     /// Where workers report the nodes they generate, in batches.
     pub(super) progress: &'a dyn Progress,
+    /// When to stop searching ([`super::SolveOptions::deadline`]).
+    pub(super) deadline: Option<std::time::Instant>,
     /// The guards, when some move has one.
     pub(super) guards: Option<Guards<'a>>,
     /// Per move, the move that undoes it (`u16::MAX`: none), when a search for optimal

@@ -73,7 +73,16 @@ impl Run<'_> {
         };
         // The nodes of the last two bounds, from which a trial projects the next one.
         let (mut prev, mut last): (Option<u64>, Option<u64>) = (None, None);
+        let expired = || {
+            options
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        };
         while bound <= stop && total < cap {
+            if expired() {
+                outcome.timed_out = true;
+                break;
+            }
             if let (Some(budget), None, Some(l)) = (self.budget, outcome.length, last) {
                 let growth = match prev {
                     Some(p) if p > 0 => (l / p).max(2),
@@ -127,6 +136,16 @@ impl Run<'_> {
             plan.adapt(&samples);
             outcome.nodes += nodes;
             (prev, last) = (last, Some(nodes));
+            // A bound cut short by the deadline says nothing of the lengths it did not
+            // finish: the outcome says so, whatever it found.
+            if expired() {
+                outcome.timed_out = true;
+                if emitted > 0 && outcome.length.is_none() {
+                    outcome.length = Some(bound);
+                    outcome.status = Status::Solved;
+                }
+                break;
+            }
             total += emitted;
             if emitted > 0 && outcome.length.is_none() {
                 outcome.length = Some(bound);

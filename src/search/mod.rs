@@ -77,6 +77,9 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// How many solutions may wait for their turn while threads search ahead.
     pub buffering: Buffering,
+    /// Stop searching at this time: the outcome then says [`Outcome::timed_out`], and
+    /// what it says of lengths not searched to the end means nothing.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// How a search ended.
@@ -116,6 +119,8 @@ pub struct Outcome {
     /// Every check of a child's bound the search could make, whether the last depth
     /// searched made it and what it cut in the sample ([`checks`]).
     pub checks: Vec<CheckUse>,
+    /// The search stopped at [`SolveOptions::deadline`] before it was done.
+    pub timed_out: bool,
 }
 
 impl Outcome {
@@ -129,6 +134,7 @@ impl Outcome {
             probes: 0,
             reduced: false,
             checks: Vec::new(),
+            timed_out: false,
         }
     }
 }
@@ -721,6 +727,7 @@ impl<'p> Solver<'p> {
                 inverse,
                 start_state: start,
                 progress,
+                deadline: options.deadline,
                 guards: match &guard_tables {
                     Some(g) => {
                         let family = match goal {
@@ -760,6 +767,7 @@ impl<'p> Solver<'p> {
                         .map_or(0, |i| i.tables.len() + i.reduced.is_some() as usize),
                 reduced: ctx.reduced.is_some(),
                 checks: Vec::new(),
+                timed_out: false,
             };
             let names: Vec<String> = prune_comps
                 .iter()

@@ -95,6 +95,12 @@ impl<'s> Emitter<'s> {
         self.stop.load(Relaxed) || self.first_full.load(Relaxed) < me
     }
 
+    /// Stops every worker (the search's deadline has passed).
+    pub fn halt(&self) {
+        self.stop.store(true, Relaxed);
+        self.turn.notify_all();
+    }
+
     /// The solutions still wanted.
     pub fn cap(&self) -> usize {
         self.cap

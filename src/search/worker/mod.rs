@@ -485,6 +485,12 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     fn report(&mut self) {
         self.ctx.progress.inc(self.nodes - self.reported);
         self.reported = self.nodes;
+        // The deadline is read here, every few thousand nodes, not at every node.
+        if let (Some(d), Some(out)) = (self.ctx.deadline, self.out.emitter) {
+            if std::time::Instant::now() >= d {
+                out.halt();
+            }
+        }
     }
 
     /// Keeps the solution at the end of the path: straight to the emitter when this

@@ -1,0 +1,298 @@
+//! Subgroup chains from the command line: `ksolve chain`, `solve --fast` (answers that
+//! replay and improve), and `ksolve scramble` (random-state scrambles whose lengths
+//! follow God's distribution on the 2x2x2).
+
+use ksolve::def::load_puzzle;
+use ksolve::puzzle::Puzzle;
+use ksolve::stats::Distribution;
+use serde_json::Value;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `ksolve ARGS -q --tables DIR` in the repository root: one JSON value per line.
+fn json_lines(tables: &Path, args: &[&str]) -> Vec<Value> {
+    let mut all: Vec<&OsStr> = args.iter().map(|a| a.as_ref()).collect();
+    all.extend(["--json", "-q", "--tables"].map(OsStr::new));
+    all.push(tables.as_os_str());
+    crate::common::stdout_of(&all)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn solves(p: &Puzzle, scramble: &str, solution: &str) -> bool {
+    let moves = |s: &str| -> Vec<_> {
+        s.split_whitespace()
+            .map(|m| p.move_by_name(m).unwrap())
+            .collect()
+    };
+    let made = p.apply_sequence(&p.solved, &moves(scramble));
+    p.is_solved(&p.apply_sequence(&made, &moves(solution)), &[])
+}
+
+#[test]
+fn the_3x3x3_chain_is_the_domino_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let phases = json_lines(dir.path(), &["chain", "puzzles/3x3x3.def"]);
+    assert_eq!(phases.len(), 2);
+    assert_eq!(phases[0]["to"], "<U, D, R2, L2, F2, B2>");
+    assert_eq!(phases[0]["cosets"], "2217093120");
+    assert_eq!(phases[1]["from"], "<U, D, R2, L2, F2, B2>");
+    assert_eq!(phases[1]["cosets"], "19508428800");
+    // The text form names the same phases.
+    let text = crate::common::stdout_of(&[
+        "chain".as_ref(),
+        "puzzles/3x3x3.def".as_ref(),
+        "--tables".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    assert!(
+        text.contains("2 phases, found from the definition"),
+        "{text}"
+    );
+    assert!(
+        text.contains("phase 2: <U, D, R2, L2, F2, B2> -> <>"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_chain_file_is_read_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.chain");
+    std::fs::write(&file, "# Kociemba's phases\nU D R2 L2 F2 B2\n").unwrap();
+    let phases = json_lines(
+        dir.path(),
+        &[
+            "chain",
+            "puzzles/3x3x3.def",
+            "--chain",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(phases.len(), 2);
+    // A wrong chain is refused at its line.
+    std::fs::write(&file, "U D R L F2 B2\nU2 D2 R2 L2 F2 B2 Q\n").unwrap();
+    let (code, _, err) = crate::common::output(
+        crate::common::ksolve()
+            .current_dir(root())
+            .args(["chain", "puzzles/3x3x3.def", "--chain"])
+            .arg(&file),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("two.chain:2:19: unknown move `Q`"), "{err}");
+}
+
+#[test]
+fn fast_answers_replay_and_improve() {
+    let p = load_puzzle(root().join("puzzles/3x3x3.def")).unwrap().0;
+    let dir = tempfile::tempdir().unwrap();
+    let scramble = "R U F D B L2 U' R F2 D B' L U R' F D2 B' R2 U L";
+    let out = json_lines(
+        dir.path(),
+        &["solve", "puzzles/3x3x3.def", "--alg", scramble, "--fast"],
+    );
+    let v = &out[0];
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["method"], "chain");
+    let solutions: Vec<&str> = v["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let lengths: Vec<usize> = solutions
+        .iter()
+        .map(|s| s.split_whitespace().count())
+        .collect();
+    // Each answer printed is shorter than the one before, and all of them solve.
+    assert!(lengths.windows(2).all(|w| w[1] < w[0]), "{lengths:?}");
+    assert!(solutions.iter().all(|s| solves(&p, scramble, s)));
+    let best = *lengths.last().unwrap();
+    assert!(best <= 22, "{v}");
+    assert_eq!(v["length"].as_u64(), Some(best as u64));
+    let phases: usize = v["phase_lengths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_u64().unwrap() as usize)
+        .sum();
+    // Moves of one base merge where the phases join.
+    assert!(phases >= best);
+    // --max-length stops at the first answer that short.
+    let out = json_lines(
+        dir.path(),
+        &[
+            "solve",
+            "puzzles/3x3x3.def",
+            "--alg",
+            scramble,
+            "--fast",
+            "--max-length",
+            "30",
+        ],
+    );
+    assert_eq!(out[0]["solutions"].as_array().unwrap().len(), 1);
+    assert_eq!(out[0]["tried"], 0);
+}
+
+#[test]
+fn fast_with_a_time_limit_ends_no_longer() {
+    let dir = tempfile::tempdir().unwrap();
+    let scramble = "D2 R' B L2 F U2 L' D' B2 R U' F' L2 D R2 B' U F2 L D'";
+    let quick = json_lines(
+        dir.path(),
+        &["solve", "puzzles/3x3x3.def", "--alg", scramble, "--fast"],
+    );
+    let timed = json_lines(
+        dir.path(),
+        &[
+            "solve",
+            "puzzles/3x3x3.def",
+            "--alg",
+            scramble,
+            "--fast",
+            "--time",
+            "1",
+        ],
+    );
+    let len = |v: &Value| v["length"].as_u64().unwrap();
+    assert!(len(&timed[0]) <= len(&quick[0]));
+    assert!(timed[0]["tried"].as_u64() >= quick[0]["tried"].as_u64());
+}
+
+#[test]
+fn fast_refuses_what_it_cannot_do() {
+    let (code, _, err) = crate::common::output(crate::common::ksolve().current_dir(root()).args([
+        "solve",
+        "puzzles/3x3x3_bandaged.def",
+        "--alg",
+        "R",
+        "--fast",
+        "--no-cache",
+    ]));
+    assert_eq!(code, 2);
+    assert!(err.contains("Block"), "{err}");
+    let (code, _, err) = crate::common::output(crate::common::ksolve().current_dir(root()).args([
+        "solve",
+        "puzzles/3x3x3.def",
+        "--alg",
+        "R",
+        "--time",
+        "1",
+    ]));
+    assert_eq!(code, 2);
+    assert!(err.contains("--fast"), "{err}");
+}
+
+/// The 2x2x2's positions at each distance from solved (half-turn metric).
+const GODS_2X2X2: [u64; 12] = [
+    1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644,
+];
+
+#[test]
+fn scramble_lengths_follow_gods_distribution() {
+    let p = load_puzzle(root().join("puzzles/2x2x2.def")).unwrap().0;
+    let dir = tempfile::tempdir().unwrap();
+    let lines = json_lines(
+        dir.path(),
+        &[
+            "scramble",
+            "puzzles/2x2x2.def",
+            "-n",
+            "2000",
+            "--seed",
+            "11",
+        ],
+    );
+    assert_eq!(lines.len(), 2000);
+    // The 2x2x2's chain is one phase, searched optimally: each scramble is as long as
+    // its position's distance, so the lengths of uniform draws follow God's table.
+    let mut d = Distribution::default();
+    for v in &lines {
+        assert_eq!(v["uniform"], true);
+        let text = v["scramble"].as_str().unwrap();
+        let moves: Vec<_> = text
+            .split_whitespace()
+            .map(|m| p.move_by_name(m).unwrap())
+            .collect();
+        assert_eq!(v["length"].as_u64(), Some(moves.len() as u64));
+        d.add(moves.len() as u32);
+    }
+    let chi = d.chi_square(&GODS_2X2X2);
+    // The chi-square critical value at the 0.1% level for up to 10 degrees.
+    let critical = [
+        10.83, 10.83, 13.82, 16.27, 18.47, 20.52, 22.46, 24.32, 26.12, 27.88, 29.59,
+    ][chi.degrees.min(10)];
+    assert!(chi.statistic < critical, "{chi:?}");
+    // The same seed draws the same scrambles.
+    let again = json_lines(
+        dir.path(),
+        &["scramble", "puzzles/2x2x2.def", "-n", "3", "--seed", "11"],
+    );
+    assert_eq!(again[..], lines[..3]);
+}
+
+#[test]
+fn scramble_works_on_every_shipped_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut defs: Vec<PathBuf> = std::fs::read_dir(root().join("puzzles"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "def"))
+        .collect();
+    defs.sort();
+    for def in defs {
+        // Rotate's first phase takes seconds in a release build, and the 5x5x5's groups
+        // (its search for a chain) most of a minute: with the large tables only.
+        let heavy = def.ends_with("rotate.def") || def.ends_with("5x5x5.def");
+        if heavy && !crate::common::large_tables() {
+            continue;
+        }
+        let p = load_puzzle(&def).unwrap().0;
+        let lines = json_lines(
+            dir.path(),
+            &["scramble", def.to_str().unwrap(), "-n", "2", "--seed", "3"],
+        );
+        assert_eq!(lines.len(), 2, "{}", def.display());
+        for v in lines {
+            let text = v["scramble"].as_str().unwrap();
+            for m in text.split_whitespace() {
+                assert!(p.move_by_name(m).is_some(), "{}: {text}", def.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn with_time_to_spare_the_last_answer_is_proved_optimal() {
+    // The optimal search over the whole 3x3x3 builds tables of tens of millions of
+    // entries: with the large tables only.
+    if !crate::common::large_tables() {
+        return;
+    }
+    let p = load_puzzle(root().join("puzzles/3x3x3.def")).unwrap().0;
+    let dir = tempfile::tempdir().unwrap();
+    let scramble = "R U F D B L2 U' R";
+    let out = json_lines(
+        dir.path(),
+        &[
+            "solve",
+            "puzzles/3x3x3.def",
+            "--alg",
+            scramble,
+            "--fast",
+            "--time",
+            "300",
+        ],
+    );
+    let v = &out[0];
+    assert_eq!(v["optimal"], true, "{v}");
+    assert_eq!(v["length"], 8, "{v}");
+    let last = v["solutions"].as_array().unwrap().last().unwrap();
+    assert!(solves(&p, scramble, last.as_str().unwrap()));
+}

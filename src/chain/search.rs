@@ -38,6 +38,9 @@ pub struct Effort {
     /// of the time improving along the chain, search optimally for a shorter answer
     /// until the deadline, which proves the last answer optimal when it ends in time.
     pub prove: bool,
+    /// With `prove`: first-phase solutions to try before the chain's quarter of the
+    /// time may end.
+    pub min_tries: u64,
 }
 
 /// What solving one position found.
@@ -163,7 +166,14 @@ impl<'c> Fast<'c> {
             (Some(d), true) => Some(began + d.saturating_duration_since(began) / 4),
             (d, _) => d,
         };
-        let expired = || chain_until.is_some_and(|d| Instant::now() >= d);
+        // The quarter ends once `min_tries` first-phase solutions were tried (so that a
+        // time limit never gives a worse answer than the default effort); the deadline
+        // itself ends the chain whenever it comes.
+        let expired = |tried: u64| {
+            let now = Instant::now();
+            effort.deadline.is_some_and(|d| now >= d)
+                || (tried >= effort.min_tries && chain_until.is_some_and(|d| now >= d))
+        };
         if phases.len() == 1 {
             // A chain of one phase is the optimal search itself.
             out.exhausted = true;
@@ -180,7 +190,7 @@ impl<'c> Fast<'c> {
         let mut slack = 0u32;
         let mut tried_at_slack = 0usize;
         let mut shorter = 0usize;
-        let mut stop = short_enough(best.len()) || expired();
+        let mut stop = short_enough(best.len()) || expired(0);
         while !stop {
             let bound = best.len() as u32 - 1;
             if optimal0.is_some_and(|o| o + slack > bound) {
@@ -247,7 +257,7 @@ impl<'c> Fast<'c> {
                         Err(e) => error = Some(e),
                     }
                     if short_enough(best_ref.len())
-                        || expired()
+                        || expired(*tried)
                         || effort.tries.is_some_and(|t| *tried >= t)
                     {
                         stop = true;

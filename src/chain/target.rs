@@ -15,6 +15,11 @@
 
 use super::split::Split;
 use crate::group::{BigUint, Count, Group};
+use std::collections::HashSet;
+
+/// Pictures are listed one by one (rather than counted through the group) up to this
+/// many.
+const LIST_PICTURES: u64 = 200_000;
 use crate::puzzle::{IgnoreMask, MoveId, Puzzle, State};
 
 /// The solved state as a subgroup sees it.
@@ -143,6 +148,18 @@ impl Target {
     /// The number of pictures the group `upper` generates reaches from this target's
     /// solved picture, when known exactly.
     pub fn pictures_within(&self, puzzle: &Puzzle, upper: &[MoveId]) -> Option<BigUint> {
+        self.count_pictures(puzzle, upper, 0)
+    }
+
+    /// [`Target::pictures_within`], listing the pictures one by one when there are at
+    /// most `list` of them (a picture of one piece among many interchangeable ones is
+    /// quick to list but slow for the stabiliser search of `group`).
+    fn count_pictures(&self, puzzle: &Puzzle, upper: &[MoveId], list: u64) -> Option<BigUint> {
+        if list > 0 {
+            if let Some(n) = self.list_pictures(puzzle, upper, list) {
+                return Some(BigUint::from(n));
+            }
+        }
         // Each set split into the orbits of `upper`, orientation only where this target
         // keeps all of it (a part it keeps only in places counts as unoriented, which
         // can only make the check fail).
@@ -153,6 +170,29 @@ impl Target {
             Count::Exact(n) => Some(n),
             Count::UpperBound(_) => None,
         }
+    }
+
+    /// The pictures `upper`'s moves reach from the solved picture, by breadth-first
+    /// search, when there are at most `cap`.
+    fn list_pictures(&self, puzzle: &Puzzle, upper: &[MoveId], cap: u64) -> Option<u64> {
+        // The generators alone reach every picture (in a finite group a move's inverse
+        // is a power of it), searched depth first: only the set of pictures matters.
+        let moves = upper;
+        let mut seen: HashSet<State> = HashSet::from([self.state.clone()]);
+        let mut frontier = vec![self.state.clone()];
+        while let Some(s) = frontier.pop() {
+            for &m in moves {
+                let t = self.picture(&s.then(&puzzle.mv(m).effect, &puzzle.sets));
+                if !seen.contains(&t) {
+                    if seen.len() as u64 >= cap {
+                        return None;
+                    }
+                    seen.insert(t.clone());
+                    frontier.push(t);
+                }
+            }
+        }
+        Some(seen.len() as u64)
     }
 
     /// Whether a position of the group `upper` generates that looks solved is always a
@@ -166,7 +206,11 @@ impl Target {
         upper_count: &BigUint,
         lower_count: &BigUint,
     ) -> Option<BigUint> {
-        let pictures = self.pictures_within(puzzle, upper)?;
+        // The pictures never outnumber the index (the lower group keeps the picture), so
+        // a small index is listed.
+        let index = upper_count.div_rem(lower_count)?.0;
+        let list = index.to_u64().filter(|&i| i <= LIST_PICTURES).unwrap_or(0);
+        let pictures = self.count_pictures(puzzle, upper, list)?;
         (pictures.mul(lower_count) == *upper_count).then_some(pictures)
     }
 }

@@ -95,6 +95,7 @@ pub fn run(
                 None => Some(DEFAULT_TRIES),
             },
             prove,
+            min_tries: DEFAULT_TRIES,
         };
         if !args.json {
             output_line(format_args!("Solving {}", scramble.name))?;

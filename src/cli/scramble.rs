@@ -101,12 +101,23 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         ));
     }
     let settings = SolveSettings::for_puzzle(&puzzle);
+    // A walk uses the moves searches use (face turns on the WCA cubes, no rotations).
+    let searched: Vec<bool> = match settings.allowed_moves(&puzzle) {
+        Some(allowed) => {
+            let mut keep = vec![false; puzzle.moves.len()];
+            for m in allowed {
+                keep[m.index()] = true;
+            }
+            keep
+        }
+        None => Vec::new(),
+    };
     let forward = puzzle.base_moves.iter().any(|b| b.directed)
         && group.as_ref().is_some_and(|g| g.distinct_pieces());
     let mut out = output::stdout();
     for i in 0..args.count {
         if walk_only {
-            let walk = random::random_walk_moves(&puzzle, &mut rng, random::WALK_STEPS);
+            let walk = random::random_walk_moves(&puzzle, &mut rng, random::WALK_STEPS, &searched);
             let scramble = simplify(&puzzle, &walk);
             print(
                 &mut out,

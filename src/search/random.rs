@@ -23,18 +23,31 @@ pub fn random_state(puzzle: &Puzzle, rng: &mut Rng) -> State {
 /// The position `steps` random legal moves make from solved (fewer when a position
 /// allows no move at all).
 pub fn random_walk(puzzle: &Puzzle, rng: &mut Rng, steps: usize) -> State {
-    walk(puzzle, rng, steps, |_| {})
+    walk(puzzle, rng, steps, &[], |_| {})
 }
 
-/// The moves of a walk like [`random_walk`]'s, for a scramble that is the walk itself.
-pub fn random_walk_moves(puzzle: &Puzzle, rng: &mut Rng, steps: usize) -> Vec<MoveId> {
+/// The moves of a walk like [`random_walk`]'s over the moves `allowed` marks (per
+/// move), for a scramble that is the walk itself.
+pub fn random_walk_moves(
+    puzzle: &Puzzle,
+    rng: &mut Rng,
+    steps: usize,
+    allowed: &[bool],
+) -> Vec<MoveId> {
     let mut moves = Vec::with_capacity(steps);
-    walk(puzzle, rng, steps, |m| moves.push(m));
+    walk(puzzle, rng, steps, allowed, |m| moves.push(m));
     moves
 }
 
-/// A walk of `steps` random legal moves from solved, handing each move to `seen`.
-fn walk(puzzle: &Puzzle, rng: &mut Rng, steps: usize, mut seen: impl FnMut(MoveId)) -> State {
+/// A walk of `steps` random legal moves (of those `allowed` marks; all when it is
+/// empty) from solved, handing each move to `seen`.
+fn walk(
+    puzzle: &Puzzle,
+    rng: &mut Rng,
+    steps: usize,
+    allowed: &[bool],
+    mut seen: impl FnMut(MoveId),
+) -> State {
     let mut state = puzzle.solved.clone();
     let mut next = state.clone();
     let mut legal = Vec::with_capacity(puzzle.moves.len());
@@ -43,6 +56,7 @@ fn walk(puzzle: &Puzzle, rng: &mut Rng, steps: usize, mut seen: impl FnMut(MoveI
         legal.extend(
             (0..puzzle.moves.len())
                 .map(|m| MoveId(m as u16))
+                .filter(|&m| allowed.get(m.index()) != Some(&false))
                 .filter(|&m| puzzle.block_allows(&state, m)),
         );
         if legal.is_empty() {

@@ -116,7 +116,7 @@ pub struct SolveArgs {
     /// Solve phase by phase along a chain of subgroups (`ksolve chain DEF` shows it)
     /// instead of optimally: short solutions in a fraction of a second where an optimal
     /// search would take minutes or never end. Each shorter answer is printed as found.
-    #[arg(long, conflicts_with_all = ["database", "steps", "count", "sort_by", "metrics", "batch"])]
+    #[arg(long, conflicts_with_all = ["database", "steps", "count", "sort_by", "metrics", "shard", "shards", "out"])]
     pub fast: bool,
     /// With --fast: keep improving each answer for this many seconds.
     #[arg(long, value_name = "SECONDS", requires = "fast", value_parser = parse_seconds)]

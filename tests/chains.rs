@@ -245,13 +245,7 @@ fn scramble_lengths_follow_gods_distribution() {
 #[test]
 fn scramble_works_on_every_shipped_puzzle() {
     let dir = tempfile::tempdir().unwrap();
-    let mut defs: Vec<PathBuf> = std::fs::read_dir(root().join("puzzles"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "def"))
-        .collect();
-    defs.sort();
-    for def in defs {
+    for def in crate::common::definitions_in(&root().join("puzzles")) {
         // Rotate's first phase takes seconds in a release build, and the 5x5x5's groups
         // (its search for a chain) most of a minute: with the large tables only.
         let heavy = def.ends_with("rotate.def") || def.ends_with("5x5x5.def");

@@ -412,13 +412,7 @@ fn every_ksolve_plus_sample_passes_except_the_one_without_end() {
         ("Megaminx_RU.def", "Megaminx_RU.txt"),
         ("Bicube.def", "bicube.txt"),
     ];
-    let mut defs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "def"))
-        .collect();
-    defs.sort();
-    for def in defs {
+    for def in crate::common::definitions_in(&dir) {
         let name = def.file_name().unwrap().to_str().unwrap().to_string();
         let mut cmd = ksolve();
         cmd.current_dir(&dir).args(["check", &name]);

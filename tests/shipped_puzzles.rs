@@ -5,7 +5,7 @@
 use ksolve::def::{load_puzzle, load_scrambles, parse_scrambles};
 use ksolve::group::Group;
 use ksolve::puzzle::{Puzzle, ScrambleSource, State};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -22,12 +22,7 @@ fn puzzle(name: &str) -> Puzzle {
 /// `scrambles/`, passes `ksolve check`.
 #[test]
 fn every_shipped_file_passes_check() {
-    let mut defs: Vec<PathBuf> = std::fs::read_dir(root().join("puzzles"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "def"))
-        .collect();
-    defs.sort();
+    let defs = crate::common::definitions_in(&root().join("puzzles"));
     assert!(defs.len() >= 8, "{defs:?}");
     let mut with_scrambles = 0;
     for def in &defs {

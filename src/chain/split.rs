@@ -19,6 +19,21 @@ struct Part {
     labels: Vec<u16>,
 }
 
+impl Part {
+    /// The part's positions of `s` (a state's labels or a move's sources, renamed by
+    /// `name`), with orientation only where the part keeps it.
+    fn take(&self, s: &SetState, name: impl Fn(u16) -> u16) -> SetState {
+        SetState {
+            perm: self.slots.iter().map(|&i| name(s.perm[i])).collect(),
+            ori: self
+                .slots
+                .iter()
+                .map(|&i| if self.oriented { s.ori[i] } else { 0 })
+                .collect(),
+        }
+    }
+}
+
 /// The puzzle split along the orbits of a subgroup.
 #[derive(Clone, Debug)]
 pub struct Split {
@@ -90,16 +105,10 @@ impl Split {
                     sets: parts
                         .iter()
                         .map(|p| {
-                            let s = &e.sets[p.set];
-                            let index = |q: usize| p.slots.binary_search(&q).unwrap_or(0) as u16;
-                            SetState {
-                                perm: p.slots.iter().map(|&i| index(s.perm[i] as usize)).collect(),
-                                ori: p
-                                    .slots
-                                    .iter()
-                                    .map(|&i| if p.oriented { s.ori[i] } else { 0 })
-                                    .collect(),
-                            }
+                            // A move's entries are positions: numbered within the part.
+                            p.take(&e.sets[p.set], |q| {
+                                p.slots.binary_search(&(q as usize)).unwrap_or(0) as u16
+                            })
                         })
                         .collect(),
                 };
@@ -138,19 +147,9 @@ fn picture(parts: &[Part], state: &State) -> State {
         sets: parts
             .iter()
             .map(|p| {
-                let s = &state.sets[p.set];
-                SetState {
-                    perm: p
-                        .slots
-                        .iter()
-                        .map(|&i| p.labels.get(s.perm[i] as usize).copied().unwrap_or(0))
-                        .collect(),
-                    ori: p
-                        .slots
-                        .iter()
-                        .map(|&i| if p.oriented { s.ori[i] } else { 0 })
-                        .collect(),
-                }
+                p.take(&state.sets[p.set], |l| {
+                    p.labels.get(l as usize).copied().unwrap_or(0)
+                })
             })
             .collect(),
     }

@@ -247,3 +247,15 @@ pub fn stdout_of(args: &[&std::ffi::OsStr]) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// The `.def` files of folder `dir`, sorted by name: the shipped puzzles, or a sample
+/// folder's.
+pub fn definitions_in(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut defs: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "def"))
+        .collect();
+    defs.sort();
+    defs
+}

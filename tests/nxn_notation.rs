@@ -161,6 +161,9 @@ fn geometry(n: i32, name: &str) -> (V, Vec<i32>) {
         "S" => (axis('F'), vec![middle]),
         "r" | "l" | "u" | "d" | "f" | "b" => (face(&name.to_uppercase()), vec![1, 2]),
         _ if name.len() == 2 && name.ends_with('w') => (face(name), vec![1, 2]),
+        _ if name.len() == 3 && name.starts_with('3') && name.ends_with('w') => {
+            (face(&name[1..]), vec![1, 2, 3])
+        }
         _ if name.len() == 2 && name.starts_with(['2', '3']) => {
             let layer = name[..1].parse().unwrap();
             (axis(name.chars().nth(1).unwrap()), vec![layer])
@@ -265,6 +268,9 @@ fn move_names(n: i32) -> Vec<String> {
     for f in ["U", "D", "R", "L", "F", "B"] {
         names.push(f.into());
         names.push(format!("{f}w"));
+        if n > 3 {
+            names.push(format!("3{f}w"));
+        }
         names.push(f.to_lowercase());
         if n > 3 {
             names.push(format!("2{f}"));
@@ -314,6 +320,7 @@ fn every_4x4x4_move_matches_the_sticker_model() {
             // A WCA-style scramble, then slices, rotations and lowercase wide turns.
             "D2 Fw' D Fw2 Rw' L D F Rw B Uw2 B2 Uw' Fw' D' B Fw' Rw F B2",
             "2R U 2L' x 2F2 Dw' y' 2D b 2B' z2 r' 2U L f2 u' l d",
+            "3Rw U 3Fw2 2L 3Dw' r 3Lw2 y 3Uw 3Bw' D",
             // A long run of lowercase wide turns with a rotation among them.
             "r U2 x r U2 r U2 r' U2 l U2 r' U2 r U2 r' U2 r'",
         ],

@@ -76,13 +76,23 @@ impl<'a, T> Finder<'a, T> {
         budget: u64,
         accept: &'a dyn Fn(&[u16]) -> Option<T>,
     ) -> Self {
-        let base: Vec<Perm> = puzzle
+        // The search assigns images to the moves searches use (`SearchMoves`; all moves
+        // without it): the others (wide turns, rotations, moves defined as sequences of
+        // these) follow from the point permutation, and `accept` checks that the whole
+        // move list maps onto moves. Assigning them too made the search branch on every
+        // family of composite moves (a 4x4x4 with both `Rw` and `3Rw` ran out of budget).
+        let assigned: Vec<&crate::puzzle::BaseMove> = puzzle
             .base_moves
+            .iter()
+            .enumerate()
+            .filter(|&(b, _)| puzzle.searched.get(b) != Some(&false))
+            .map(|(_, m)| m)
+            .collect();
+        let base: Vec<Perm> = assigned
             .iter()
             .map(|b| move_perms[b.powers[0].index()].clone())
             .collect();
-        let candidates = puzzle
-            .base_moves
+        let candidates = assigned
             .iter()
             .map(|b| {
                 (0..puzzle.moves.len())

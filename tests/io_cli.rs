@@ -368,6 +368,22 @@ fn a_full_output_is_an_error() {
             "--tables".as_ref(),
             f.tables.as_os_str(),
         ],
+        // The chain's answers and scrambles are written as they come.
+        vec![
+            "solve".as_ref(),
+            f.def.as_os_str(),
+            scr.as_os_str(),
+            "--fast".as_ref(),
+            "--tables".as_ref(),
+            f.tables.as_os_str(),
+        ],
+        vec![
+            "scramble".as_ref(),
+            f.def.as_os_str(),
+            "--tables".as_ref(),
+            f.tables.as_os_str(),
+        ],
+        vec!["chain".as_ref(), f.def.as_os_str()],
     ] {
         let out = std::process::Command::new(crate::common::bin())
             .args(&args)

@@ -102,6 +102,7 @@ pub fn run(
         }
         let mut found: Vec<Vec<MoveId>> = Vec::new();
         let mut failed: Option<String> = None;
+        let mut unwritten: Option<std::io::Error> = None;
         let json = args.json;
         let outcome = fast.solve(&start.state, &effort, &mut |sol| {
             // Every answer is replayed before it is printed.
@@ -113,11 +114,15 @@ pub fn run(
             if !json {
                 let line = format!("  {}  ({} moves)", puzzle.format_sequence(sol), sol.len());
                 if let Err(e) = output_line(format_args!("{line}")) {
-                    failed.get_or_insert_with(|| e.to_string());
+                    unwritten.get_or_insert(e);
                 }
             }
             found.push(sol.to_vec());
         })?;
+        // A closed or full standard output ends the run (quietly, when its reader left).
+        if let Some(e) = unwritten {
+            return Err(e.into());
+        }
         if let Some(what) = failed {
             anyhow::bail!(
                 "{}: internal error: the answer {what} does not solve the position",

@@ -10,7 +10,7 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::chain::{coset_limit, Chain, Effort, Fast};
 use ksolve::progress::{format_duration, Progress};
-use ksolve::puzzle::{MoveId, Puzzle, Scramble};
+use ksolve::puzzle::{Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings};
 use ksolve::rng::Rng;
 use ksolve::solve::{Reachability, Starts};
 use ksolve::table::Tables;
@@ -46,10 +46,26 @@ pub fn run(
     scrambles: &[Scramble],
     bars: &Bars,
 ) -> anyhow::Result<u8> {
+    // What the chain does not do is refused rather than ignored.
+    let defaults = SolveSettings::for_puzzle(puzzle);
     for s in scrambles {
-        if s.settings.goal.is_some() {
+        let unsupported = if s.settings.goal.is_some() {
+            Some("a goal (the chain solves to the definition's solved state)")
+        } else if s.settings.limits != defaults.limits {
+            Some("MoveLimits or --moves (the chain chooses its moves phase by phase)")
+        } else if s.settings.slack > 0 {
+            Some("Slack (the chain gives one answer, improved)")
+        } else if s.settings.metric != Metric::Htm {
+            Some("the quarter-turn metric (the chain counts every move as 1)")
+        } else if matches!(&s.source, ScrambleSource::Position(t) if t.ignore.iter().any(|m| m.any()))
+        {
+            Some("`?` in a position (the chain solves whole positions)")
+        } else {
+            None
+        };
+        if let Some(what) = unsupported {
             anyhow::bail!(
-                "{}: --fast solves to the definition's solved state; a scramble file's goal is searched without --fast",
+                "{}: --fast does not take {what}; solve without --fast",
                 s.name
             );
         }

@@ -116,6 +116,8 @@ pub struct SolveArgs {
     /// Solve phase by phase along a chain of subgroups (`ksolve chain DEF` shows it)
     /// instead of optimally: short solutions in a fraction of a second where an optimal
     /// search would take minutes or never end. Each shorter answer is printed as found.
+    /// Goals, MoveLimits, Slack, the quarter-turn metric and `?` are refused; MaxDepth
+    /// does not bound the answers (--max-length stops at a length).
     #[arg(long, conflicts_with_all = ["database", "steps", "count", "sort_by", "metrics", "shard", "shards", "out"])]
     pub fast: bool,
     /// With --fast: keep improving each answer for this many seconds.

@@ -160,13 +160,34 @@ impl Target {
                 return Some(BigUint::from(n));
             }
         }
-        // Each set split into the orbits of `upper`, orientation only where this target
-        // keeps all of it (a part it keeps only in places counts as unoriented, which
-        // can only make the check fail).
+        // Each set split into the orbits of `upper`, oriented where this target keeps
+        // some orientation; the positions where it keeps none are coloured alike in all
+        // their orientations, so the stabiliser the group searches is the picture's.
+        // That needs a label never to be both where orientation is kept and where it is
+        // not (else the count would tell the two apart where the picture does not):
+        // such a part counts as unoriented, which can only make the check fail.
+        let mixed = |k: usize, slots: &[usize]| {
+            let labels = |kept: bool| -> HashSet<u16> {
+                slots
+                    .iter()
+                    .filter(|&&i| self.free[k].ori[i] != kept)
+                    .map(|&i| self.state.sets[k].perm[i])
+                    .collect()
+            };
+            !labels(true).is_disjoint(&labels(false))
+        };
         let counted = Split::new(puzzle, upper, &self.state, &self.free, |k, slots| {
-            slots.iter().all(|&i| !self.free[k].ori[i])
+            slots.iter().any(|&i| !self.free[k].ori[i]) && !mixed(k, slots)
         });
-        match Group::new(&counted.puzzle).ok()?.reachable() {
+        let group = Group::new(&counted.puzzle).ok()?;
+        let count = match counted.puzzle.ignore.iter().any(|m| m.any()) {
+            true => group.reachable_ignoring_twists(
+                &counted.puzzle.ignore,
+                crate::group::DEFAULT_COUNT_BUDGET,
+            ),
+            false => group.reachable(),
+        };
+        match count {
             Count::Exact(n) => Some(n),
             Count::UpperBound(_) => None,
         }

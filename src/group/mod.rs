@@ -25,7 +25,7 @@ pub use bigint::BigUint;
 pub use order::{move_order, transform_order};
 pub use reason::{PieceCount, Reason};
 
-use crate::puzzle::{Puzzle, SetDef, State, Target};
+use crate::puzzle::{IgnoreMask, Puzzle, SetDef, State, Target};
 use crate::rng::Rng;
 use chain::Chain;
 use invariants::{shape_reason, Invariants};
@@ -240,6 +240,41 @@ impl Group {
         match count {
             Count::Exact(v) if self.blocked => Count::UpperBound(v),
             c => c,
+        }
+    }
+
+    /// The number of pictures of the solved state the group reaches, where a picture
+    /// does not look at the orientation of the positions `free` marks (per set): the
+    /// group order over the order of the stabiliser of that coarser colouring of the
+    /// points, searched within `budget` nodes. The chains of `solve --fast` check their
+    /// phases with it.
+    pub fn reachable_ignoring_twists(&self, free: &[IgnoreMask], budget: u64) -> Count {
+        let mut colors = self.solved_colors.clone();
+        for (k, mask) in free.iter().enumerate() {
+            let n = self.sets[k].orientations.max(1) as usize;
+            for (i, _) in mask.ori.iter().enumerate().filter(|(_, &f)| f) {
+                let c = colors[self.layout.point(k, i, 0)];
+                for q in 1..n {
+                    colors[self.layout.point(k, i, q)] = c;
+                }
+            }
+        }
+        let mut s = Searcher::new(
+            &self.chain,
+            self.tables(),
+            &colors,
+            self.layout.colors(),
+            budget,
+        );
+        let (stab, exact) = s.stabiliser_order();
+        let q = self
+            .order
+            .div_rem(&stab)
+            .map(|(q, _)| q)
+            .unwrap_or_else(|| self.order.clone());
+        match exact && !self.blocked {
+            true => Count::Exact(q),
+            false => Count::UpperBound(q),
         }
     }
 

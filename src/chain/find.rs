@@ -67,8 +67,8 @@ fn phase_cost(puzzle: &Puzzle, upper: &Subgroup, cosets: f64) -> f64 {
 /// The most subgroups the greedy descent counts, and the most pictures it checks, before
 /// it gives up: each count builds a stabiliser chain, and a picture of interchangeable
 /// pieces (a 5x5x5's centres) takes a search of its stabiliser, up to seconds.
-const GREEDY_COUNTS: usize = 160;
-const GREEDY_PICTURES: usize = 120;
+const GREEDY_COUNTS: usize = 600;
+const GREEDY_PICTURES: usize = 300;
 
 /// Counts of subgroups, computed once each.
 struct Counts<'p> {

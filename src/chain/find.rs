@@ -64,11 +64,22 @@ fn phase_cost(puzzle: &Puzzle, upper: &Subgroup, cosets: f64) -> f64 {
     (cosets / branching(puzzle, upper).ln()).max(1.0) + PHASE_CHARGE
 }
 
-/// The most subgroups the greedy descent counts, and the most pictures it checks, before
-/// it gives up: each count builds a stabiliser chain, and a picture of interchangeable
-/// pieces (a 5x5x5's centres) takes a search of its stabiliser, up to seconds.
-const GREEDY_COUNTS: usize = 600;
-const GREEDY_PICTURES: usize = 300;
+/// What the greedy descent may spend before it gives up, in units of one subgroup
+/// counted (or one picture checked) on a puzzle of 16 (set, position, orientation)
+/// points: a count builds a stabiliser chain, whose cost grows with the points, so a
+/// Rotate board (16 points) may count 600 subgroups and a 5x5x5 (150) about 64.
+const GREEDY_WORK: usize = 600;
+const GREEDY_PICTURE_WORK: usize = 300;
+
+/// The work units one count costs on `puzzle`.
+fn unit(puzzle: &Puzzle) -> usize {
+    let points: usize = puzzle
+        .sets
+        .iter()
+        .map(|s| s.size * s.orientations.max(1) as usize)
+        .sum();
+    points.div_ceil(16).max(1)
+}
 
 /// Counts of subgroups, computed once each.
 struct Counts<'p> {
@@ -216,7 +227,7 @@ fn greedy(
     let mut g = top.clone();
     let mut pictures = 0;
     while !g.is_trivial(puzzle) {
-        if counts.known.len() > GREEDY_COUNTS {
+        if counts.known.len() * unit(puzzle) > GREEDY_WORK {
             return None;
         }
         let gc = counts.of(&g)?;
@@ -226,7 +237,7 @@ fn greedy(
         loop {
             let mut step: Option<(Subgroup, BigUint)> = None;
             for child in h.children(puzzle) {
-                if counts.known.len() > GREEDY_COUNTS {
+                if counts.known.len() * unit(puzzle) > GREEDY_WORK {
                     return None;
                 }
                 let Some(c) = counts.of(&child) else { continue };
@@ -234,7 +245,7 @@ fn greedy(
                     continue;
                 }
                 pictures += 1;
-                if pictures > GREEDY_PICTURES {
+                if pictures * unit(puzzle) > GREEDY_PICTURE_WORK {
                     return None;
                 }
                 let target = Target::of(puzzle, &child.generators(puzzle));

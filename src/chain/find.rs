@@ -59,9 +59,10 @@ fn branching(puzzle: &Puzzle, g: &Subgroup) -> f64 {
     (m - m / f).max(1.1)
 }
 
-/// The estimated length of a phase with `cosets` pictures over `upper`'s moves.
-fn phase_cost(puzzle: &Puzzle, upper: &Subgroup, cosets: f64) -> f64 {
-    (cosets / branching(puzzle, upper).ln()).max(1.0) + PHASE_CHARGE
+/// The estimated length of a phase whose pictures number `e^ln_cosets`, over `upper`'s
+/// moves.
+fn phase_cost(puzzle: &Puzzle, upper: &Subgroup, ln_cosets: f64) -> f64 {
+    (ln_cosets / branching(puzzle, upper).ln()).max(1.0) + PHASE_CHARGE
 }
 
 /// What the greedy descent may spend before it gives up, in units of one subgroup

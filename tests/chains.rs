@@ -24,6 +24,14 @@ fn json_lines(tables: &Path, args: &[&str]) -> Vec<Value> {
         .collect()
 }
 
+/// `ksolve ARGS` in the repository root, which must be refused (exit 2): its stderr.
+fn refused(args: &[&OsStr]) -> String {
+    let (code, _, err) =
+        crate::common::output(crate::common::ksolve().current_dir(root()).args(args));
+    assert_eq!(code, 2, "{args:?}: {err}");
+    err
+}
+
 fn solves(p: &Puzzle, scramble: &str, solution: &str) -> bool {
     let moves = |s: &str| -> Vec<_> {
         s.split_whitespace()
@@ -77,13 +85,12 @@ fn a_chain_file_is_read_and_checked() {
     assert_eq!(phases.len(), 2);
     // A wrong chain is refused at its line.
     std::fs::write(&file, "U D R L F2 B2\nU2 D2 R2 L2 F2 B2 Q\n").unwrap();
-    let (code, _, err) = crate::common::output(
-        crate::common::ksolve()
-            .current_dir(root())
-            .args(["chain", "puzzles/3x3x3.def", "--chain"])
-            .arg(&file),
-    );
-    assert_eq!(code, 2);
+    let err = refused(&[
+        "chain".as_ref(),
+        "puzzles/3x3x3.def".as_ref(),
+        "--chain".as_ref(),
+        file.as_os_str(),
+    ]);
     assert!(err.contains("two.chain:2:19: unknown move `Q`"), "{err}");
 }
 
@@ -172,7 +179,9 @@ fn fast_with_a_time_limit_ends_no_longer() {
 
 #[test]
 fn fast_refuses_what_it_cannot_do() {
-    let (code, _, err) = crate::common::output(crate::common::ksolve().current_dir(root()).args([
+    let words =
+        |w: &[&'static str]| -> Vec<&'static OsStr> { w.iter().map(|&x| OsStr::new(x)).collect() };
+    let err = refused(&words(&[
         "solve",
         "puzzles/3x3x3_bandaged.def",
         "--alg",
@@ -180,9 +189,8 @@ fn fast_refuses_what_it_cannot_do() {
         "--fast",
         "--no-cache",
     ]));
-    assert_eq!(code, 2);
     assert!(err.contains("Block"), "{err}");
-    let (code, _, err) = crate::common::output(crate::common::ksolve().current_dir(root()).args([
+    let err = refused(&words(&[
         "solve",
         "puzzles/3x3x3.def",
         "--alg",
@@ -190,7 +198,6 @@ fn fast_refuses_what_it_cannot_do() {
         "--time",
         "1",
     ]));
-    assert_eq!(code, 2);
     assert!(err.contains("--fast"), "{err}");
 }
 
@@ -366,7 +373,7 @@ fn chains_of_puzzles_that_ship_nowhere_answer_correctly() {
         assert_eq!(product, chain.positions, "seed {seed}");
         let group = Group::new(&p).unwrap();
         assert_eq!(group.order(), &chain.positions, "seed {seed}");
-        let mut fast = Fast::new(&p, &chain, |_, _| {
+        let mut fast = Fast::new(&p, &chain, |_| {
             Tables::new(TableCache::in_memory(), 16 << 20)
         });
         let mut rng = ksolve::rng::Rng::new(seed);

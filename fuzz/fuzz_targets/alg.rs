@@ -10,8 +10,11 @@
 //! position.
 #![no_main]
 
+#[path = "shipped.rs"]
+mod shipped;
+
 use ksolve::alg::{self, inverse_sequence, AlgLine, MoveNames, MAX_ALG_MOVES};
-use ksolve::def::{parse_puzzle, DefError};
+use ksolve::def::DefError;
 use ksolve::puzzle::{MoveId, Puzzle, Transform};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
@@ -32,18 +35,8 @@ const DEFS: [&str; 7] = [
 /// move costs tens of microseconds, so `[U, R]70510` took 80 s with a bound of 2^20.
 const EXPAND_AT_MOST: u64 = 1 << 12;
 
-fn puzzles() -> &'static Vec<Puzzle> {
-    static P: OnceLock<Vec<Puzzle>> = OnceLock::new();
-    P.get_or_init(|| {
-        DEFS.iter()
-            .map(|d| {
-                parse_puzzle(d.as_bytes(), "shipped.def")
-                    .expect("shipped puzzle")
-                    .0
-            })
-            .collect()
-    })
-}
+/// The puzzles of `DEFS`, parsed at the first input.
+static PUZZLES: OnceLock<Vec<Puzzle>> = OnceLock::new();
 
 fn read(lines: &[AlgLine<'_>], names: &MoveNames<'_>) -> Result<alg::Alg, DefError> {
     alg::parse("fuzz.alg", lines, names)
@@ -96,10 +89,9 @@ fn position(puzzle: &Puzzle, seq: &[MoveId]) -> Transform {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, text)) = data.split_first() else {
+    let Some((puzzle, text)) = shipped::pick(&PUZZLES, &DEFS, data) else {
         return;
     };
-    let puzzle = &puzzles()[pick as usize % DEFS.len()];
     let names = MoveNames::new(puzzle);
     let text = String::from_utf8_lossy(text);
     let lines: Vec<AlgLine> = text

@@ -6,7 +6,10 @@
 //! relabelling and the move come in (the relabelling commutes with the moves).
 #![no_main]
 
-use ksolve::def::{parse_goal, parse_puzzle};
+#[path = "shipped.rs"]
+mod shipped;
+
+use ksolve::def::parse_goal;
 use ksolve::puzzle::Puzzle;
 use ksolve::solve::Step;
 use libfuzzer_sys::fuzz_target;
@@ -19,24 +22,13 @@ const DEFS: [&str; 4] = [
     include_str!("../../puzzles/pyraminx.def"),
 ];
 
-fn puzzles() -> &'static Vec<Puzzle> {
-    static P: OnceLock<Vec<Puzzle>> = OnceLock::new();
-    P.get_or_init(|| {
-        DEFS.iter()
-            .map(|d| {
-                parse_puzzle(d.as_bytes(), "shipped.def")
-                    .expect("shipped puzzle")
-                    .0
-            })
-            .collect()
-    })
-}
+/// The puzzles of `DEFS`, parsed at the first input.
+static PUZZLES: OnceLock<Vec<Puzzle>> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, text)) = data.split_first() else {
+    let Some((puzzle, text)) = shipped::pick(&PUZZLES, &DEFS, data) else {
         return;
     };
-    let puzzle = &puzzles()[pick as usize % DEFS.len()];
     let goal = match parse_goal(text, "fuzz.txt", puzzle) {
         Ok(goal) => goal,
         Err(e) => return drop(e.to_string()),

@@ -4,7 +4,10 @@
 //! (`format_state`) to a scramble that reads back to the same state.
 #![no_main]
 
-use ksolve::def::{format_state, parse_puzzle, parse_scrambles};
+#[path = "shipped.rs"]
+mod shipped;
+
+use ksolve::def::{format_state, parse_scrambles};
 use ksolve::puzzle::{Puzzle, ScrambleSource};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
@@ -17,24 +20,13 @@ const DEFS: [&str; 5] = [
     include_str!("../../puzzles/pyraminx.def"),
 ];
 
-fn puzzles() -> &'static Vec<Puzzle> {
-    static P: OnceLock<Vec<Puzzle>> = OnceLock::new();
-    P.get_or_init(|| {
-        DEFS.iter()
-            .map(|d| {
-                parse_puzzle(d.as_bytes(), "shipped.def")
-                    .expect("shipped puzzle")
-                    .0
-            })
-            .collect()
-    })
-}
+/// The puzzles of `DEFS`, parsed at the first input.
+static PUZZLES: OnceLock<Vec<Puzzle>> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, text)) = data.split_first() else {
+    let Some((puzzle, text)) = shipped::pick(&PUZZLES, &DEFS, data) else {
         return;
     };
-    let puzzle = &puzzles()[pick as usize % DEFS.len()];
     match parse_scrambles(text, "fuzz.txt", puzzle) {
         Ok(scrambles) => {
             for s in scrambles {

@@ -18,9 +18,9 @@
 //! ```no_run
 //! # fn demo(puzzle: &ksolve::puzzle::Puzzle) -> Result<(), Box<dyn std::error::Error>> {
 //! let chain = ksolve::chain::find(puzzle, &ksolve::chain::coset_limit(1 << 30))?;
-//! for phase in &chain.phases {
-//!     println!("{} cosets", phase.cosets);
-//! }
+//! // Each phase's coset count, the first from the whole group down.
+//! let cosets: Vec<String> = chain.phases.iter().map(|p| p.cosets.to_string()).collect();
+//! assert!(!cosets.is_empty());
 //! # Ok(()) }
 //! ```
 //!

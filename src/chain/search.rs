@@ -83,13 +83,12 @@ impl<'c> Fast<'c> {
     pub fn new(
         puzzle: &'c Puzzle,
         chain: &'c Chain,
-        mut tables: impl FnMut(usize, &Phase) -> Tables,
+        mut tables: impl FnMut(&Phase) -> Tables,
     ) -> Fast<'c> {
         let solvers = chain
             .phases
             .iter()
-            .enumerate()
-            .map(|(i, p)| Solver::new(&p.puzzle, tables(i, p)))
+            .map(|p| Solver::new(&p.puzzle, tables(p)))
             .collect();
         Fast {
             puzzle,
@@ -121,11 +120,6 @@ impl<'c> Fast<'c> {
             .iter_mut()
             .map(|s| s.plan(false, false))
             .collect()
-    }
-
-    /// The time spent building or loading tables so far.
-    pub fn table_time(&self) -> std::time::Duration {
-        self.solvers.iter().map(|s| s.table_time()).sum()
     }
 
     /// Solves `start`, handing every shorter answer to `on_better` as it is found.

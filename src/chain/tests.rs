@@ -112,7 +112,7 @@ fn found_chains_are_exact_and_within_the_limit() {
 fn every_phase_ends_inside_its_subgroup() {
     let p = two();
     let chain = find(&p, &crate::group::BigUint::from(20_000u64)).unwrap();
-    let mut fast = Fast::new(&p, &chain, |_, _| {
+    let mut fast = Fast::new(&p, &chain, |_| {
         Tables::new(TableCache::in_memory(), 64 << 20)
     });
     let top = Group::new(&p).unwrap();
@@ -164,7 +164,7 @@ fn every_phase_ends_inside_its_subgroup() {
 fn unreachable_positions_are_said_so() {
     let p = two();
     let chain = find(&p, &coset_limit(1 << 30)).unwrap();
-    let mut fast = Fast::new(&p, &chain, |_, _| {
+    let mut fast = Fast::new(&p, &chain, |_| {
         Tables::new(TableCache::in_memory(), 64 << 20)
     });
     let mut twisted = p.solved.clone();

@@ -2,14 +2,13 @@
 //! definition (or read with `--chain FILE`), with each phase's coset count and the
 //! tables its search would build under the budget.
 
-use super::fast::chain_for;
+use super::fast::{chain_for, chain_solver};
 use super::output;
 use super::progress::Bars;
 use super::table_args::TableArgs;
 use super::EXIT_OK;
-use ksolve::chain::{coset_limit, Fast};
+use ksolve::chain::coset_limit;
 use ksolve::progress::format_count;
-use ksolve::table::Tables;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -44,14 +43,15 @@ pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
     let (puzzle, bytes, _) = super::input::definition(&args.def, &bars)?;
     let budget = args.table.budget();
     let chain = chain_for(&puzzle, args.chain.as_deref(), budget)?;
-    let share = budget / chain.phases.len().max(1) as u64;
-    let mut fast = Fast::new(&puzzle, &chain, |_, phase| {
-        let key = [&bytes[..], &phase.key_bytes()].concat();
-        Tables::new(
-            args.table.cache(&args.def, &phase.puzzle, &key, &bars),
-            share,
-        )
-    });
+    let mut fast = chain_solver(
+        &args.table,
+        &args.def,
+        &puzzle,
+        &bytes,
+        &chain,
+        budget,
+        &bars,
+    );
     let plans = fast.plans()?;
     let mut out = output::stdout();
     if !args.json {

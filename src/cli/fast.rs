@@ -6,6 +6,7 @@
 use super::output;
 use super::progress::Bars;
 use super::solve::SolveArgs;
+use super::table_args::TableArgs;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::chain::{coset_limit, Chain, Effort, Fast};
@@ -15,7 +16,60 @@ use ksolve::rng::Rng;
 use ksolve::solve::{Reachability, Starts};
 use ksolve::table::Tables;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// The flags of `solve --fast`.
+#[derive(Debug, clap::Args)]
+pub struct FastArgs {
+    /// Solve phase by phase along a chain of subgroups (`ksolve chain DEF` shows it)
+    /// instead of optimally: short solutions in a fraction of a second where an optimal
+    /// search would take minutes or never end. Each shorter answer is printed as found.
+    /// Goals, MoveLimits, Slack, the quarter-turn metric and `?` are refused; MaxDepth
+    /// does not bound the answers (--max-length stops at a length).
+    #[arg(long, conflicts_with_all = ["database", "steps", "count", "sort_by", "metrics", "shard", "shards", "out"])]
+    pub fast: bool,
+    /// With --fast: keep improving each answer for this many seconds.
+    #[arg(long, value_name = "SECONDS", requires = "fast", value_parser = parse_seconds)]
+    pub time: Option<f64>,
+    /// With --fast: stop improving once an answer has at most N moves.
+    #[arg(long, value_name = "N", requires = "fast")]
+    pub max_length: Option<u32>,
+    /// With --fast: the chain of subgroups to solve along, from a file (one subgroup per
+    /// line, written as the moves that generate it), instead of the one found.
+    #[arg(long, value_name = "FILE", requires = "fast")]
+    pub chain: Option<PathBuf>,
+}
+
+/// A number of seconds above 0 (`--time`).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim_end_matches('s').parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() && t < 1e9 => Ok(t),
+        _ => Err(format!(
+            "`{s}` is not a number of seconds above 0, such as 10 or 0.5"
+        )),
+    }
+}
+
+/// The solver along `chain` for `puzzle` (the definition at `def`, whose bytes are
+/// `bytes`): each phase's tables cached under the definition's key and the phase's, the
+/// phases sharing `budget` equally. `solve --fast`, `chain` and `scramble` all build it
+/// here, so that they find each other's tables.
+pub fn chain_solver<'c>(
+    table: &TableArgs,
+    def: &Path,
+    puzzle: &'c Puzzle,
+    bytes: &[u8],
+    chain: &'c Chain,
+    budget: u64,
+    progress: &dyn Progress,
+) -> Fast<'c> {
+    let share = budget / chain.phases.len().max(1) as u64;
+    Fast::new(puzzle, chain, |phase| {
+        let key = [bytes, &phase.key_bytes()].concat();
+        Tables::new(table.cache(def, &phase.puzzle, &key, progress), share)
+    })
+}
 
 /// First-phase solutions tried per position without `--time`: enough that a random
 /// 3x3x3 comes out at about 21 moves, few enough to take a fraction of a second.
@@ -71,19 +125,21 @@ pub fn run(
         }
     }
     let budget = args.table.budget();
-    let chain = chain_for(puzzle, args.chain.as_deref(), budget)?;
+    let fast_args = &args.fast;
+    let chain = chain_for(puzzle, fast_args.chain.as_deref(), budget)?;
     // With --time the optimal search may prove an answer optimal: it takes three
     // quarters of the budget, and the phases share the rest.
-    let prove = args.time.is_some() && chain.phases.len() > 1;
+    let prove = fast_args.time.is_some() && chain.phases.len() > 1;
     let phases_budget = if prove { budget / 4 } else { budget };
-    let share = phases_budget / chain.phases.len().max(1) as u64;
-    let fast = Fast::new(puzzle, &chain, |_, phase| {
-        let key = [bytes, &phase.key_bytes()].concat();
-        Tables::new(
-            args.table.cache(&args.def, &phase.puzzle, &key, bars),
-            share,
-        )
-    });
+    let fast = chain_solver(
+        &args.table,
+        &args.def,
+        puzzle,
+        bytes,
+        &chain,
+        phases_budget,
+        bars,
+    );
     let mut fast = match prove {
         true => fast.with_optimal(Tables::new(
             args.table.cache(&args.def, puzzle, bytes, bars),
@@ -104,9 +160,9 @@ pub fn run(
         }
         let began = Instant::now();
         let effort = Effort {
-            deadline: args.time.map(|t| began + Duration::from_secs_f64(t)),
-            max_length: args.max_length,
-            tries: match args.time {
+            deadline: fast_args.time.map(|t| began + Duration::from_secs_f64(t)),
+            max_length: fast_args.max_length,
+            tries: match fast_args.time {
                 Some(_) => None,
                 None => Some(DEFAULT_TRIES),
             },
@@ -176,7 +232,7 @@ pub fn run(
             output_line(format_args!("  no solution: {why}"))?;
         }
         if !args.quiet {
-            let how = match (outcome.exhausted, args.time) {
+            let how = match (outcome.exhausted, fast_args.time) {
                 _ if outcome.optimal => "optimal",
                 (true, _) => "the shortest this chain gives",
                 (false, Some(_)) => "time is up",

@@ -8,12 +8,13 @@
 //! is a set of positions, from which no one start is the solved state) the scramble is
 //! the walk itself, simplified, and the output says that too.
 
+use super::fast::chain_solver;
 use super::output;
 use super::progress::Bars;
 use super::table_args::TableArgs;
 use super::EXIT_OK;
 use ksolve::alg::{inverse_sequence, simplify};
-use ksolve::chain::{coset_limit, Effort, Fast, Subgroup};
+use ksolve::chain::{coset_limit, Effort, Subgroup};
 use ksolve::group::BigUint;
 use ksolve::progress::{Progress, Silent};
 use ksolve::puzzle::{MoveId, SolveSettings};
@@ -71,14 +72,15 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
     // The chain when there is one, else the optimal search.
     let chain = ksolve::chain::find(&puzzle, &coset_limit(budget)).ok();
     let mut fast = chain.as_ref().map(|chain| {
-        let share = budget / chain.phases.len().max(1) as u64;
-        Fast::new(&puzzle, chain, |_, phase| {
-            let key = [&bytes[..], &phase.key_bytes()].concat();
-            Tables::new(
-                args.table.cache(&args.def, &phase.puzzle, &key, &bars),
-                share,
-            )
-        })
+        chain_solver(
+            &args.table,
+            &args.def,
+            &puzzle,
+            &bytes,
+            chain,
+            budget,
+            &bars,
+        )
     });
     // Without a chain the optimal search answers puzzles with few positions; others get
     // the walk itself.

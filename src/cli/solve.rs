@@ -113,23 +113,9 @@ pub struct SolveArgs {
     /// for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Solve phase by phase along a chain of subgroups (`ksolve chain DEF` shows it)
-    /// instead of optimally: short solutions in a fraction of a second where an optimal
-    /// search would take minutes or never end. Each shorter answer is printed as found.
-    /// Goals, MoveLimits, Slack, the quarter-turn metric and `?` are refused; MaxDepth
-    /// does not bound the answers (--max-length stops at a length).
-    #[arg(long, conflicts_with_all = ["database", "steps", "count", "sort_by", "metrics", "shard", "shards", "out"])]
-    pub fast: bool,
-    /// With --fast: keep improving each answer for this many seconds.
-    #[arg(long, value_name = "SECONDS", requires = "fast", value_parser = parse_seconds)]
-    pub time: Option<f64>,
-    /// With --fast: stop improving once an answer has at most N moves.
-    #[arg(long, value_name = "N", requires = "fast")]
-    pub max_length: Option<u32>,
-    /// With --fast: the chain of subgroups to solve along, from a file (one subgroup per
-    /// line, written as the moves that generate it), instead of the one found.
-    #[arg(long, value_name = "FILE", requires = "fast")]
-    pub chain: Option<PathBuf>,
+    /// Solving along a chain of subgroups instead of optimally (--fast and its flags).
+    #[command(flatten)]
+    pub fast: super::fast::FastArgs,
     /// Show no progress and no per-scramble summary on stderr (warnings are still
     /// printed).
     #[arg(long, short)]
@@ -139,16 +125,6 @@ pub struct SolveArgs {
     /// bound checks the search made (and those it left out), on stderr.
     #[arg(long, short)]
     pub verbose: bool,
-}
-
-/// A number of seconds above 0 (`--time`).
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.trim_end_matches('s').parse::<f64>() {
-        Ok(t) if t > 0.0 && t.is_finite() && t < 1e9 => Ok(t),
-        _ => Err(format!(
-            "`{s}` is not a number of seconds above 0, such as 10 or 0.5"
-        )),
-    }
 }
 
 /// The metrics `--sort-by` orders by.
@@ -236,7 +212,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     // Before anything reads the settings (the database's metric, the goal checks).
     args.overrides.apply(&args.def, &puzzle, &mut scrambles)?;
-    if args.fast {
+    if args.fast.fast {
         return super::fast::run(&args, &puzzle, &bytes, &scrambles, &bars);
     }
     // The kinds of turn and the adjusting move come from the whole definition: a

@@ -259,22 +259,9 @@ impl Group {
                 }
             }
         }
-        let mut s = Searcher::new(
-            &self.chain,
-            self.tables(),
-            &colors,
-            self.layout.colors(),
-            budget,
-        );
-        let (stab, exact) = s.stabiliser_order();
-        let q = self
-            .order
-            .div_rem(&stab)
-            .map(|(q, _)| q)
-            .unwrap_or_else(|| self.order.clone());
-        match exact && !self.blocked {
-            true => Count::Exact(q),
-            false => Count::UpperBound(q),
+        match self.colouring_orbit(&colors, budget) {
+            Count::Exact(v) if self.blocked => Count::UpperBound(v),
+            c => c,
         }
     }
 
@@ -283,11 +270,16 @@ impl Group {
         if self.distinct {
             return Count::Exact(self.order.clone());
         }
-        let tables = self.tables();
+        self.colouring_orbit(&self.solved_colors, budget)
+    }
+
+    /// The size of the orbit of a colouring of the points: the group order over the order
+    /// of the colouring's stabiliser, searched within `budget` nodes.
+    fn colouring_orbit(&self, colors: &[u32], budget: u64) -> Count {
         let mut s = Searcher::new(
             &self.chain,
-            tables,
-            &self.solved_colors,
+            self.tables(),
+            colors,
             self.layout.colors(),
             budget,
         );

@@ -11,7 +11,6 @@ use super::progress::Bars;
 use super::show::ColorWhen;
 use super::table_args::TableArgs;
 use super::{input, EXIT_ERROR, EXIT_OK};
-use ksolve::def::format_state;
 use ksolve::play::{PlayError, Reply, Session, Setup};
 use ksolve::progress::Progress;
 use ksolve::puzzle::Puzzle;
@@ -133,7 +132,7 @@ impl View {
             (Some(map), None) => {
                 draw::text(map, &map.colours(&puzzle.sets, session.state()), self.color)
             }
-            (None, _) => format_state(puzzle, session.state()),
+            (None, _) => ksolve::picture::text(puzzle, session.state(), self.color),
         };
         write!(out, "{picture}")?;
         let mut status = session.status();

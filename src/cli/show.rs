@@ -7,10 +7,10 @@ use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::alg::{self, AlgLine, MoveNames};
-use ksolve::def::{format_state, load_puzzle};
+use ksolve::def::load_puzzle;
 use ksolve::group::Group;
 use ksolve::puzzle::{Puzzle, State};
-use ksolve::sticker::{draw, read};
+use ksolve::sticker::read;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -62,12 +62,9 @@ pub struct ShowArgs {
     pub svg: Option<PathBuf>,
 }
 
-/// The net of `state` as text, or ksolve+'s form for a puzzle without a sticker map.
+/// The picture of `state` as text (see [`ksolve::picture`]).
 pub fn picture(puzzle: &Puzzle, state: &State, color: bool) -> String {
-    match &puzzle.stickers {
-        Some(map) => draw::text(map, &map.colours(&puzzle.sets, state), color),
-        None => format_state(puzzle, state),
-    }
+    ksolve::picture::text(puzzle, state, color)
 }
 
 /// The position a facelet string shows, as a scramble's start: `Err` with the reason
@@ -110,13 +107,12 @@ pub fn run(args: ShowArgs) -> anyhow::Result<u8> {
             .fold(state, |s, &m| s.then(&puzzle.mv(m).effect, &puzzle.sets));
     }
     if let Some(path) = &args.svg {
-        let map = puzzle.stickers.as_ref().with_context(|| {
+        let svg = ksolve::picture::svg(&puzzle, &state).with_context(|| {
             format!(
-                "cannot draw {} as SVG: the definition has no `Stickers` block",
+                "cannot draw {} as SVG: the definition has no `Stickers` or `Board` block",
                 args.def.display()
             )
         })?;
-        let svg = draw::svg(map, &map.colours(&puzzle.sets, &state));
         ksolve::storage::fsutil::write_atomic(path, svg.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }

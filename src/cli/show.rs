@@ -9,8 +9,9 @@ use anyhow::Context;
 use ksolve::alg::{self, AlgLine, MoveNames};
 use ksolve::def::load_puzzle;
 use ksolve::group::Group;
+use ksolve::picture::{self, Look};
 use ksolve::puzzle::{Puzzle, State};
-use ksolve::sticker::read;
+use ksolve::sticker::{lettering::Lettering, read};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -62,18 +63,25 @@ pub struct ShowArgs {
     pub svg: Option<PathBuf>,
 }
 
-/// The picture of `state` as text (see [`ksolve::picture`]).
-pub fn picture(puzzle: &Puzzle, state: &State, color: bool) -> String {
-    ksolve::picture::text(puzzle, state, color)
-}
-
-/// The position a facelet string shows, as a scramble's start: `Err` with the reason
-/// for an impossible colouring, an error for a malformed one.
-pub fn from_facelets(puzzle: &Puzzle, facelets: &str) -> anyhow::Result<Result<State, String>> {
+/// The position a facelet string shows, as a scramble's start, with the letters it
+/// used for each face (so that pictures show them again): `Err` with the reason for an
+/// impossible colouring, an error for a malformed one.
+pub fn from_facelets(
+    puzzle: &Puzzle,
+    facelets: &str,
+) -> anyhow::Result<Result<(State, Lettering), String>> {
     let letters: Vec<char> = facelets.chars().filter(|c| !c.is_whitespace()).collect();
     let group = Group::new(puzzle).ok();
     match read::read(puzzle, &letters, group.as_ref()).context("--facelets")? {
-        read::Reading::Position(s) => Ok(Ok(s)),
+        read::Reading::Position(s) => {
+            // A position was read, so the puzzle has a sticker map.
+            let lettering = puzzle
+                .stickers
+                .as_ref()
+                .map(|map| Lettering::new(map, &puzzle.sets, &s, &letters))
+                .unwrap_or_default();
+            Ok(Ok((s, lettering)))
+        }
         read::Reading::Impossible(p) => Ok(Err(p.to_string())),
     }
 }
@@ -84,9 +92,16 @@ pub fn run(args: ShowArgs) -> anyhow::Result<u8> {
         errln!("warning: {w}");
     }
     let mut state = puzzle.solved.clone();
+    let mut look = Look {
+        ansi: args.color.on(),
+        lettering: None,
+    };
     if let Some(f) = &args.facelets {
         match from_facelets(&puzzle, f)? {
-            Ok(s) => state = s,
+            Ok((s, lettering)) => {
+                state = s;
+                look.lettering = Some(lettering);
+            }
             Err(why) => {
                 writeln!(output::stdout(), "Impossible position: {why}.")?;
                 return Ok(EXIT_NO_SOLUTION);
@@ -107,7 +122,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<u8> {
             .fold(state, |s, &m| s.then(&puzzle.mv(m).effect, &puzzle.sets));
     }
     if let Some(path) = &args.svg {
-        let svg = ksolve::picture::svg(&puzzle, &state).with_context(|| {
+        let svg = ksolve::picture::svg(&puzzle, &state, &look).with_context(|| {
             format!(
                 "cannot draw {} as SVG: the definition has no `Stickers` or `Board` block",
                 args.def.display()
@@ -117,7 +132,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<u8> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let mut out = output::stdout();
-    write!(out, "{}", picture(&puzzle, &state, args.color.on()))?;
+    write!(out, "{}", picture::text(&puzzle, &state, &look))?;
     out.flush()?;
     Ok(EXIT_OK)
 }

@@ -389,3 +389,21 @@ fn groups_are_blocks_of_neighbouring_tiles() {
         .collect();
     assert_eq!(groups, [vec![1, 2, 3, 6], vec![4, 5, 7, 8]]);
 }
+
+/// Square boards with the blank in a corner have one mirror image (the reflection in the
+/// diagonal through the blank's cell), and the search uses it; a board of two by three
+/// has none that keeps the goal.
+#[test]
+fn square_boards_have_their_diagonal_mirror() {
+    for (w, h, n) in [(3, 3, 1), (4, 4, 1), (3, 2, 0)] {
+        let p = board(w, h);
+        let found = ksolve::table::additive::mirrors(&p, 0);
+        assert_eq!(found.len(), n, "{w}x{h}");
+        for m in &found {
+            // The diagonal: the cell in row r, column c goes to row c, column r.
+            for (i, &to) in m.pos.iter().enumerate() {
+                assert_eq!(to as usize, (i % w) * w + i / w, "{w}x{h}");
+            }
+        }
+    }
+}

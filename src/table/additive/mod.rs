@@ -24,7 +24,9 @@
 //! tables up from the packed key it carries for guarded moves ([`Family::bound_key`]).
 
 mod build;
+mod mirror;
 pub use build::build_group;
+pub use mirror::{mirrors, Mirror};
 
 use super::prune::{PruneTable, INFINITE};
 use crate::coord::PermCoord;
@@ -67,6 +69,8 @@ pub struct FamilyPlan {
     pub groups: Vec<Vec<u16>>,
     /// Entries of each group's table.
     pub lens: Vec<u64>,
+    /// The board's mirror images, each a second lookup of every table ([`mirror`]).
+    pub mirrors: Vec<Mirror>,
 }
 
 impl FamilyPlan {
@@ -107,8 +111,13 @@ impl FamilyPlan {
                 format!(" ({})", g.join(" | "))
             }
         };
+        let mirrors = match self.mirrors.len() {
+            0 => String::new(),
+            1 => ", also looked up for the board's mirror image".to_string(),
+            n => format!(", also looked up for the board's {n} mirror images"),
+        };
         format!(
-            "additive tables: {} of {} pieces of {}{groups}, each with piece {} kept ({} entries)",
+            "additive tables: {} of {} pieces of {}{groups}, each with piece {} kept ({} entries){mirrors}",
             sizes.join("+"),
             self.shape.owned.len(),
             puzzle.sets[self.shape.set].name,
@@ -266,6 +275,7 @@ pub fn partition(puzzle: &Puzzle, shape: &FamilyShape, size: usize) -> Option<Fa
         shape: shape.clone(),
         groups,
         lens,
+        mirrors: mirrors(puzzle, shape.set),
     })
 }
 
@@ -453,6 +463,25 @@ impl Family {
     /// position), [`INFINITE`] when some table says the goal is out of reach.
     #[inline]
     fn bound_labels(&self, labels: &[u16]) -> u32 {
+        let mut best = self.sum_labels(labels);
+        // A mirror image is exactly as far from the goal, so its bound holds here too.
+        let mut image = [0u16; MAX_POSITIONS];
+        let image = &mut image[..labels.len()];
+        for m in &self.plan.mirrors {
+            if best >= INFINITE {
+                break;
+            }
+            for (i, &l) in labels.iter().enumerate() {
+                image[m.pos[i] as usize] = m.label.get(l as usize).copied().unwrap_or(u16::MAX);
+            }
+            best = best.max(self.sum_labels(image));
+        }
+        best
+    }
+
+    /// The sum of the tables' bounds for the set's labels `labels`.
+    #[inline]
+    fn sum_labels(&self, labels: &[u16]) -> u32 {
         let mut arr = [0u16; MAX_POSITIONS];
         let arr = &mut arr[..labels.len()];
         let mut sum = 0u32;

@@ -39,20 +39,25 @@ pub const DOWN_CELLS: [(usize, usize); 11] = [
 ];
 
 /// The cells of a point-up face, the vertical mirror of [`DOWN_CELLS`]: the ring
-/// clockwise from the top point, then the centre.
-pub const UP_CELLS: [(usize, usize); 11] = [
-    (0, 2),
-    (0, 3),
-    (1, 4),
-    (2, 4),
-    (3, 3),
-    (3, 2),
-    (3, 1),
-    (2, 0),
-    (1, 0),
-    (0, 1),
-    (2, 2),
-];
+/// clockwise from the top point (the mirror of the bottom point, read the other way
+/// round, since a mirror turns clockwise into anticlockwise), then the centre.
+pub const UP_CELLS: [(usize, usize); 11] = mirrored(DOWN_CELLS);
+
+const fn mirrored(down: [(usize, usize); 11]) -> [(usize, usize); 11] {
+    let mut up = [(0, 0); 11];
+    let mut i = 0;
+    while i < 11 {
+        // Place 6 of the ring is the bottom point; the centre stays last.
+        let (r, c) = if i < 10 {
+            down[(16 - i) % 10]
+        } else {
+            down[10]
+        };
+        up[i] = (3 - r, c);
+        i += 1;
+    }
+    up
+}
 
 /// The direction (degrees clockwise from the x axis) of the first corner of the
 /// templates: the top-left corner of a point-down face, the top point of a point-up one.
@@ -129,17 +134,8 @@ impl Net {
     /// The two-flower net of the map, or `None` when its faces are not twelve pentagons
     /// joined as a dodecahedron's.
     pub fn unfold(map: &StickerMap) -> Option<Net> {
-        let mut shapes = pentagons(map)?;
-        let sides = match neighbours(map, &shapes) {
-            Some(sides) => sides,
-            None => {
-                // A definition drawn in the mirror: its rings run the other way round.
-                for s in &mut shapes {
-                    s.ring = std::array::from_fn(|i| s.ring[(10 - i) % 10]);
-                }
-                neighbours(map, &shapes)?
-            }
-        };
+        let shapes = pentagons(map)?;
+        let sides = neighbours(map, &shapes)?;
         let dist = distances(&sides)?;
         let start = if shapes[0].down { DOWN_START } else { UP_START };
         let mut best: Option<(Net, (f64, f64))> = None;
@@ -227,7 +223,8 @@ fn pentagons(map: &StickerMap) -> Option<Vec<Shape>> {
 /// Per face and side, the face across that side and its side there, read from the edge
 /// pieces: `None` unless every edge sticker of every ring pairs with one on another
 /// face, and the corners at the ends of each shared side are the same pieces (which
-/// fails for rings that run the wrong way round).
+/// fails when some faces are drawn in the mirror of the others: a net cannot join
+/// them).
 fn neighbours(map: &StickerMap, shapes: &[Shape]) -> Option<Vec<[(usize, usize); 5]>> {
     let piece = |i: usize| map.stickers[i].piece.map(|s| (s.set, s.pos));
     let mut by_piece: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();

@@ -91,3 +91,37 @@ fn the_text_picture_gives_every_sticker_its_own_cell() {
     stickers.sort_unstable();
     assert_eq!(stickers, (0..map.stickers.len()).collect::<Vec<_>>());
 }
+
+#[test]
+fn the_text_templates_put_each_sticker_where_the_pentagon_has_it() {
+    use super::net::{DOWN_CELLS, UP_CELLS};
+    use super::pentagon::face_polygons;
+    let map = map(include_str!("../../puzzles/megaminx.def"));
+    let net = Net::unfold(&map).unwrap();
+    let angle = |dx: f64, dy: f64| dy.atan2(dx).to_degrees();
+    for face in &net.faces {
+        let cells = if face.points_down() {
+            &DOWN_CELLS
+        } else {
+            &UP_CELLS
+        };
+        let (r0, c0) = cells[10];
+        let ring = face.template_ring();
+        let polygons = face_polygons(face);
+        for (i, &(r, c)) in cells[..10].iter().enumerate() {
+            // The direction of the cell from the template's centre cell, and of the
+            // sticker's polygon from the pentagon's centre, agree within an eighth of a
+            // turn.
+            let text = angle(c as f64 - c0 as f64, r as f64 - r0 as f64);
+            let (_, pts) = polygons.iter().find(|(st, _)| *st == ring[i]).unwrap();
+            let (x, y) = super::draw::centroid(pts);
+            let drawn = angle(x - face.centre.0, y - face.centre.1);
+            let off = (text - drawn).rem_euclid(360.0);
+            assert!(
+                off.min(360.0 - off) < 45.0,
+                "{} cell {i}: {text} {drawn}",
+                face.face
+            );
+        }
+    }
+}

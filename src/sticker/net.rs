@@ -43,6 +43,7 @@ pub const DOWN_CELLS: [(usize, usize); 11] = [
 /// round, since a mirror turns clockwise into anticlockwise), then the centre.
 pub const UP_CELLS: [(usize, usize); 11] = mirrored(DOWN_CELLS);
 
+/// The cells of [`DOWN_CELLS`] upside down, with the ring read from the top point.
 const fn mirrored(down: [(usize, usize); 11]) -> [(usize, usize); 11] {
     let mut up = [(0, 0); 11];
     let mut i = 0;
@@ -194,6 +195,9 @@ fn pentagons(map: &StickerMap) -> Option<Vec<Shape>> {
             let mine: Vec<usize> = (0..map.stickers.len())
                 .filter(|&i| map.stickers[i].face == face)
                 .collect();
+            if mine.len() != 11 {
+                return None;
+            }
             let row0 = mine.iter().map(|&i| map.stickers[i].row).min()?;
             let col0 = mine.iter().map(|&i| map.stickers[i].col).min()?;
             let at = |cell: (usize, usize)| {
@@ -202,9 +206,6 @@ fn pentagons(map: &StickerMap) -> Option<Vec<Shape>> {
                     (usize::from(st.row - row0), usize::from(st.col - col0)) == cell
                 })
             };
-            if mine.len() != 11 {
-                return None;
-            }
             [(DOWN_CELLS, true), (UP_CELLS, false)]
                 .into_iter()
                 .find_map(|(cells, down)| {

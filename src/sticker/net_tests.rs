@@ -125,3 +125,39 @@ fn the_text_templates_put_each_sticker_where_the_pentagon_has_it() {
         }
     }
 }
+
+#[test]
+fn faces_drawn_point_up_unfold_too() {
+    // The Megaminx with every face of the definition turned upside down (rows 0 to 3
+    // and 5 to 8 each read backwards): point-up pentagons, seen in the mirror.
+    let text = include_str!("../../puzzles/megaminx.def");
+    let mut block = false;
+    let flipped: Vec<String> = text
+        .lines()
+        .map(|line| {
+            block = (block || line == "Stickers") && line != "End";
+            let mut words: Vec<String> = line.split(' ').map(String::from).collect();
+            let row = words.get(1).and_then(|w| w.parse::<u16>().ok());
+            if let (true, Some(row)) = (block && words.len() >= 4, row) {
+                words[1] = (if row < 5 { 3 - row } else { 13 - row }).to_string();
+            }
+            words.join(" ")
+        })
+        .collect();
+    let flipped = map(&flipped.join("\n"));
+    let upright = map(text);
+    let net = Net::unfold(&flipped).expect("a pentagon net");
+    assert!(!net.faces[0].points_down());
+    assert!(!net.overlaps());
+    // Upside down is a mirror image: read clockwise, the first face's ring runs the
+    // other way round, from the mirror of its bottom point.
+    let ring = |m: &StickerMap| Net::unfold(m).unwrap().faces[0].ring;
+    let (mirror, first) = (ring(&flipped), ring(&upright));
+    assert!(
+        (0..10).all(|i| mirror[i] == first[(16 - i) % 10]),
+        "{mirror:?} {first:?}"
+    );
+    let cells = super::pentagon::text_cells(&net);
+    let distinct: std::collections::HashSet<_> = cells.iter().map(|c| (c.0, c.1)).collect();
+    assert_eq!(distinct.len(), flipped.stickers.len());
+}

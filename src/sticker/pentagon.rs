@@ -75,7 +75,8 @@ pub fn text_cells(net: &Net) -> Vec<(usize, usize, usize)> {
             }
         }
     }
-    let cells = best.map(|(_, c)| c).unwrap_or_default();
+    // The widest scale sets faces apart whatever the net's turn; it is only a guard.
+    let cells = best.map_or_else(|| place(net, 12.0, 6.0), |(_, c)| c);
     let line0 = cells.iter().map(|c| c.0).min().unwrap_or(0);
     let col0 = cells.iter().map(|c| c.1).min().unwrap_or(0);
     cells

@@ -1,6 +1,7 @@
 //! Writing puzzles and positions back out: a definition file that reads back to an equal
 //! [`Puzzle`], and ksolve+'s printing of a position.
 
+use crate::puzzle::board::Tile;
 use crate::puzzle::{Puzzle, SetState, State};
 use std::fmt::Write;
 
@@ -162,6 +163,31 @@ pub fn write_def(puzzle: &Puzzle) -> String {
         }
         for (face, [r, g, b]) in &map.face_colours {
             let _ = writeln!(out, "Colour {face} #{r:02x}{g:02x}{b:02x}");
+        }
+        out.push_str("End\n");
+    }
+    if let Some(board) = &puzzle.board {
+        let _ = writeln!(
+            out,
+            "\nBoard {} {} {}",
+            puzzle.sets[board.set].name, board.columns, board.rows
+        );
+        if !board.tiles.is_empty() {
+            let words = board.tiles.iter().map(|t| match t {
+                Tile::Empty => ".".to_string(),
+                Tile::Plain => "-".to_string(),
+                Tile::Text(text) => text.clone(),
+            });
+            let _ = writeln!(out, "Tiles {}", words.collect::<Vec<_>>().join(" "));
+        }
+        for j in &board.joins {
+            let _ = writeln!(
+                out,
+                "Join {} {} {}",
+                j.first + 1,
+                j.second + 1,
+                j.side.word()
+            );
         }
         out.push_str("End\n");
     }

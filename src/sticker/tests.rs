@@ -1,6 +1,7 @@
 //! The `Stickers` block's checks, each reported at the file, line and column concerned,
 //! and the sticker permutations the moves induce.
 
+use super::lettering::Lettering;
 use crate::def::parse_puzzle;
 
 const CUBE: &str = include_str!("../../puzzles/3x3x3.def");
@@ -237,4 +238,26 @@ fn bad_colour_lines_are_refused_at_their_column() {
     );
     assert!(e.starts_with(&format!("c.def:{at}:8:")), "{e}");
     assert!(e.contains(&format!("the first is at line {first}")), "{e}");
+}
+
+#[test]
+fn typed_letters_come_back_and_other_faces_keep_their_names() {
+    let (p, _) = parse_puzzle(include_bytes!("../../puzzles/3x3x3.def"), "3x3x3.def").unwrap();
+    let map = p.stickers.as_ref().unwrap();
+    // The solved cube typed with colour initials (white up, green front).
+    let faces = map.colours(&p.sets, &p.solved);
+    let by_face = |f: char| match f {
+        'U' => 'W',
+        'R' => 'R',
+        'F' => 'G',
+        'D' => 'Y',
+        'L' => 'O',
+        _ => 'B',
+    };
+    let letters: Vec<char> = faces.iter().map(|&f| by_face(f)).collect();
+    let l = Lettering::new(map, &p.sets, &p.solved, &letters);
+    for f in ['U', 'R', 'F', 'D', 'L', 'B'] {
+        assert_eq!(l.letter(f), by_face(f));
+    }
+    assert_eq!(Lettering::default().letter('U'), 'U');
 }

@@ -61,17 +61,25 @@ fn steps_draw_the_board() {
 /// A cell (row, column) and what its inside should show: `board` or `tile`.
 type Sample = ((u32, u32), &'static str);
 
-/// The SVG of a scrambled 15-puzzle and of Klotski: the blank cell shows the board, a
-/// tile its colour, a wall between two tiles is dark, the inside of a joined piece is
-/// not, and the picture's corner is transparent.
+/// The SVG of every board (the 15-puzzle scrambled, the 8-puzzle, Rotate after a turn,
+/// both Klotskis): an empty cell shows the board, a tile its colour, a wall between two
+/// tiles is dark, the inside of a joined piece is not, and the picture's corner is
+/// transparent.
 #[test]
 fn board_svgs_render() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &str, &[Sample]); 2] = [
+    let cases: [(&str, &str, &[Sample]); 5] = [
         (
             "15puzzle",
             "L16 U15",
             &[((2, 2), "board"), ((3, 3), "tile"), ((0, 0), "tile")],
+        ),
+        ("8puzzle", "", &[((2, 2), "board"), ((1, 1), "tile")]),
+        ("rotate", "A", &[((0, 0), "tile"), ((3, 3), "tile")]),
+        (
+            "klotski_slide",
+            "H9R2",
+            &[((2, 0), "board"), ((2, 1), "board"), ((2, 3), "tile")],
         ),
         (
             "klotski",

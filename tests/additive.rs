@@ -361,33 +361,30 @@ fn solve_verbose_names_the_family() {
 /// Groups are compact on the board: the 15-puzzle's six-tile groups are blocks of two
 /// by three (the tiles' solved cells), not rows, and of the 8-puzzle's two groups of
 /// four one is a square of two by two and the other the rest, an L.
+/// The groups of at most `size` tiles the family takes, as tile numbers.
+fn groups_of(p: &Puzzle, size: usize) -> Vec<Vec<u16>> {
+    let plan = partition(p, &family_rule(p).unwrap(), size).unwrap();
+    plan.groups
+        .iter()
+        .map(|g| g.iter().map(|l| l + 1).collect())
+        .collect()
+}
+
 #[test]
 fn groups_are_blocks_of_neighbouring_tiles() {
     let p = board(4, 4);
-    let shape = family_rule(&p).unwrap();
-    let plan = partition(&p, &shape, 6).unwrap();
-    let groups: Vec<Vec<u16>> = plan
-        .groups
-        .iter()
-        .map(|g| g.iter().map(|l| l + 1).collect())
-        .collect();
     assert_eq!(
-        groups,
+        groups_of(&p, 6),
         [
             vec![1, 2, 5, 6, 9, 10],
             vec![3, 4, 7, 8, 11, 12],
             vec![13, 14, 15]
         ]
     );
-    let p = board(3, 3);
-    let shape = family_rule(&p).unwrap();
-    let plan = partition(&p, &shape, 4).unwrap();
-    let groups: Vec<Vec<u16>> = plan
-        .groups
-        .iter()
-        .map(|g| g.iter().map(|l| l + 1).collect())
-        .collect();
-    assert_eq!(groups, [vec![1, 2, 3, 6], vec![4, 5, 7, 8]]);
+    assert_eq!(
+        groups_of(&board(3, 3), 4),
+        [vec![1, 2, 3, 6], vec![4, 5, 7, 8]]
+    );
 }
 
 /// Square boards with the blank in a corner have one mirror image (the reflection in the

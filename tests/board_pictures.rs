@@ -2,26 +2,9 @@
 //! draw for the sliding puzzles and Rotate (snapshots), their SVG pictures (rendered by a
 //! real SVG renderer and sampled), and the located errors of a malformed block.
 
+use crate::show_cli::{ksolve, root};
 use ksolve::def::{parse_puzzle, write_def};
 use ksolve::picture::board::{BOARD_RGB, CELL, MARGIN, TILE_RGB};
-use std::path::Path;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs ksolve in the repository root: exit code and standard output and error.
-fn ksolve(args: &[&str]) -> (Option<i32>, String) {
-    let out = crate::common::ksolve()
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 #[test]
 fn show_draws_every_board() {

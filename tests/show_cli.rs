@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-fn root() -> &'static Path {
+pub(crate) fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs ksolve in the repository root: exit code and standard output.
-fn ksolve(args: &[&str]) -> (Option<i32>, String) {
+pub(crate) fn ksolve(args: &[&str]) -> (Option<i32>, String) {
     let out = crate::common::ksolve()
         .current_dir(root())
         .args(args)

@@ -21,8 +21,8 @@ fn invalid(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Invalid(msg.into())
 }
 
-/// The largest net row or column: a net is drawn cell by cell, so this bounds a picture.
-pub const MAX_NET_CELL: u64 = 999;
+// The largest net row or column belongs to the model, which every reader holds maps to.
+use crate::puzzle::limits::MAX_NET_CELL;
 
 /// A number in `lo..=hi` at word `t`.
 fn number(

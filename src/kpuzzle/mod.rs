@@ -29,6 +29,7 @@
 //! assert_eq!(back, puzzle);
 //! ```
 
+mod ext;
 mod json;
 mod pattern;
 mod read;

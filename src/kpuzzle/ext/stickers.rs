@@ -1,0 +1,105 @@
+//! The extension's sticker map (`stickers`, ksolve+'s `Stickers ... End`): one object
+//! per sticker, in the order a facelet string lists them, checked by
+//! [`StickerMap::new`] with each refusal at the sticker concerned.
+//!
+//! ```text
+//! { "face": "U", "row": 0, "col": 3, "orbit": "CORNERS", "position": 2, "slot": 0 }
+//! { "face": "U", "row": 1, "col": 4 }        a fixed sticker (a centre no move turns)
+//! ```
+
+use super::{orbit, position, Ext};
+use crate::kpuzzle::json::{get, props, unique, Doc};
+use crate::located::DefError;
+use crate::puzzle::limits::MAX_NET_CELL;
+use crate::puzzle::stickers::{MapError, Slot, Sticker, StickerMap};
+use crate::puzzle::Puzzle;
+use jsonc_parser::ast::Value;
+
+const FORM: &str = "a sticker (`face`, `row`, `col`, and `orbit`, `position`, `slot` unless fixed)";
+
+/// Reads `stickers` into the assembled puzzle's sticker map.
+pub(super) fn read(doc: &Doc<'_>, ext: &Ext<'_, '_>, puzzle: &mut Puzzle) -> Result<(), DefError> {
+    let Some(v) = ext.get("stickers") else {
+        return Ok(());
+    };
+    let list = doc.array(v, "the sticker map, one sticker per entry")?;
+    let stickers = list
+        .elements
+        .iter()
+        .map(|e| sticker(doc, e, puzzle))
+        .collect::<Result<Vec<_>, _>>()?;
+    let moves: Vec<(&str, &crate::puzzle::Transform)> = puzzle
+        .base_moves
+        .iter()
+        .map(|m| (m.name.as_str(), &m.effect))
+        .collect();
+    let map = StickerMap::new(&puzzle.sets, &puzzle.solved, &moves, stickers).map_err(|e| {
+        let at = e.sticker().map_or(doc.at(v), |i| doc.at(&list.elements[i]));
+        let mut msg = e.to_string();
+        // Stickers are named by their lines in messages, not by their indices.
+        if let MapError::DuplicateSlot { first, .. } | MapError::DuplicateCell { first, .. } = e {
+            let line = doc.place(doc.at(&list.elements[first])).0;
+            msg = msg.replace(&format!("(sticker {first})"), &format!("(line {line})"));
+        }
+        doc.err(at, msg)
+    })?;
+    puzzle.stickers = Some(map);
+    Ok(())
+}
+
+fn sticker(doc: &Doc<'_>, v: &Value<'_>, puzzle: &Puzzle) -> Result<Sticker, DefError> {
+    let o = doc.object(v, FORM)?;
+    unique(doc, o, "property")?;
+    for (key, at, _) in props(o) {
+        if !["face", "row", "col", "orbit", "position", "slot"].contains(&key) {
+            return Err(doc.err(at, format!("`{key}` is not a property of {FORM}")));
+        }
+    }
+    let face_v = doc.field(o, "face", FORM)?;
+    let word = doc.string(face_v, "a face")?;
+    let mut chars = word.chars();
+    let face = match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphanumeric() => c,
+        _ => {
+            return Err(doc.err(
+                doc.at(face_v),
+                format!("`{word}` names a face: expected one letter or digit (the face's colour in facelet strings)"),
+            ))
+        }
+    };
+    let row = doc.number(doc.field(o, "row", FORM)?, "a net row", MAX_NET_CELL)? as u16;
+    let col = doc.number(doc.field(o, "col", FORM)?, "a net column", MAX_NET_CELL)? as u16;
+    let piece = match get(o, "orbit") {
+        None => {
+            if let Some(extra) = get(o, "position").or_else(|| get(o, "slot")) {
+                return Err(doc.err(
+                    doc.at(extra),
+                    "a position or slot without an orbit: expected `orbit`, `position` and `slot` together, or none for a fixed sticker",
+                ));
+            }
+            None
+        }
+        Some(name) => {
+            let set = orbit(doc, name, &puzzle.sets)?;
+            let def = &puzzle.sets[set];
+            let pos = position(doc, doc.field(o, "position", FORM)?, def)?;
+            let what = format!("a slot (an orientation of orbit `{}`)", def.name);
+            let slot = doc.number(
+                doc.field(o, "slot", FORM)?,
+                &what,
+                def.orientations.max(1) as u64 - 1,
+            )?;
+            Some(Slot {
+                set,
+                pos,
+                slot: slot as u8,
+            })
+        }
+    };
+    Ok(Sticker {
+        face,
+        row,
+        col,
+        piece,
+    })
+}

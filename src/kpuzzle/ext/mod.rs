@@ -47,6 +47,9 @@ mod search;
 mod stickers;
 mod write;
 
+#[cfg(test)]
+mod tests;
+
 pub use write::write_extension;
 
 use super::json::{get, props, unique, Doc};

@@ -203,3 +203,114 @@ fn exported_kpuzzles_and_patterns_solve_from_the_command_line() {
     let out = solve(&json, pattern.to_str().unwrap());
     assert!(out.contains("R U'"), "{out}");
 }
+
+/// Four pieces with four orientations, two of them interchangeable (label 2), turned by
+/// a twisting 4-cycle `A` and a swap `B` that half-turns the last piece.
+const MODULI: &str = r#"{
+  "name": "moduli",
+  "orbits": [{ "orbitName": "P", "numPieces": 4, "numOrientations": 4 }],
+  "defaultPattern": { "P": { "pieces": [0, 1, 2, 2], "orientation": [0, 0, 0, 0] } },
+  "moves": {
+    "A": { "P": { "permutation": [1, 2, 3, 0], "orientationDelta": [1, 0, 0, 0] } },
+    "B": { "P": { "permutation": [1, 0, 2, 3], "orientationDelta": [0, 0, 0, 2] } }
+  }
+}"#;
+
+/// A KPattern whose `orientationMod` knows some pieces' twists modulo 2 only solves at
+/// the length a breadth-first search written here finds: from the given position to
+/// the first one where every piece is home with its twist right modulo its piece's
+/// modulus (the modulus travels with the piece, as in cubing.js).
+#[test]
+fn orientation_known_modulo_a_divisor_solves_optimally() {
+    use ksolve::kpuzzle::read_pattern;
+    use ksolve::progress::Silent;
+    use ksolve::puzzle::{ScrambleSource, State};
+    use ksolve::search::{SolveOptions, Solver, Status};
+    use ksolve::storage::cache::TableCache;
+    use ksolve::table::Tables;
+    use std::collections::{HashSet, VecDeque};
+    let (p, _) = read_definition(MODULI.as_bytes(), "moduli.json").unwrap();
+    let moves: Vec<_> = (0..p.moves.len())
+        .map(|m| ksolve::puzzle::MoveId(m as u16))
+        .collect();
+    // Every reachable position, in the order found.
+    let mut all = vec![p.solved.clone()];
+    let mut seen: HashSet<State> = all.iter().cloned().collect();
+    let mut i = 0;
+    while i < all.len() {
+        for &m in &moves {
+            let next = all[i].then(&p.mv(m).effect, &p.sets);
+            if seen.insert(next.clone()) {
+                all.push(next);
+            }
+        }
+        i += 1;
+    }
+    assert_eq!(all.len(), 3072, "4!/2 arrangements times 4^4 twists");
+    // Per label, its modulus (0: known).
+    let solved_mod = |s: &State, by_label: &[u8; 3]| {
+        (0..4).all(|h| {
+            let m = match by_label[p.solved.sets[0].perm[h] as usize] {
+                0 => 4,
+                m => m,
+            };
+            s.sets[0].perm[h] == p.solved.sets[0].perm[h] && s.sets[0].ori[h] % m == 0
+        })
+    };
+    let bfs = |start: &State, by_label: &[u8; 3]| {
+        let mut queue = VecDeque::from([(start.clone(), 0u32)]);
+        let mut seen = HashSet::from([start.clone()]);
+        while let Some((s, d)) = queue.pop_front() {
+            if solved_mod(&s, by_label) {
+                return d;
+            }
+            for &m in &moves {
+                let next = s.then(&p.mv(m).effect, &p.sets);
+                if seen.insert(next.clone()) {
+                    queue.push_back((next, d + 1));
+                }
+            }
+        }
+        panic!("no goal reached");
+    };
+    let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 1 << 26));
+    let mut shorter = 0;
+    for by_label in [[2, 0, 2], [0, 2, 0], [2, 2, 2]] {
+        for start in all.iter().step_by(41) {
+            let s = &start.sets[0];
+            let mods: Vec<u8> = s.perm.iter().map(|&l| by_label[l as usize]).collect();
+            let json = format!(
+                r#"{{ "P": {{ "pieces": {:?}, "orientation": {:?}, "orientationMod": {mods:?} }} }}"#,
+                s.perm, s.ori
+            );
+            let scramble = read_pattern(json.as_bytes(), "p.json", "p", &p).unwrap();
+            let ScrambleSource::Position(t) = &scramble.source else {
+                panic!("{scramble:?}")
+            };
+            let o = solver
+                .solve(
+                    &t.state,
+                    &t.ignore,
+                    &scramble.settings,
+                    SolveOptions::default(),
+                    &Silent,
+                    |_, _| {},
+                )
+                .unwrap();
+            let want = bfs(start, &by_label);
+            assert_eq!(o.status, Status::Solved, "{json}");
+            assert_eq!(o.length, Some(want), "{json}");
+            for sol in &o.solutions {
+                assert!(
+                    solved_mod(&p.apply_sequence(start, sol), &by_label),
+                    "{json}"
+                );
+            }
+            // Knowing less shortens some solutions.
+            if want < bfs(start, &[0, 0, 0]) {
+                shorter += 1;
+            }
+        }
+    }
+    assert!(shorter > 10, "{shorter}");
+}

@@ -254,7 +254,7 @@ fn orientation_known_modulo_a_divisor_solves_optimally() {
                 0 => 4,
                 m => m,
             };
-            s.sets[0].perm[h] == p.solved.sets[0].perm[h] && s.sets[0].ori[h] % m == 0
+            s.sets[0].perm[h] == p.solved.sets[0].perm[h] && s.sets[0].ori[h].is_multiple_of(m)
         })
     };
     let bfs = |start: &State, by_label: &[u8; 3]| {

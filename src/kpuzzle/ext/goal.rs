@@ -6,7 +6,7 @@
 //! a goal the rules leave without a position is refused, so that no search, count or
 //! random draw starts from nothing.
 
-use super::{cond, find_orbit, positions, Ext};
+use super::{cond, find_orbit, object_of, positions, Ext};
 use crate::kpuzzle::json::{get, props, unique, Doc};
 use crate::located::DefError;
 use crate::puzzle::{Cond, Puzzle, Rule};
@@ -20,16 +20,7 @@ pub(super) fn read(doc: &Doc<'_>, ext: &Ext<'_, '_>, puzzle: &mut Puzzle) -> Res
             let k = find_orbit(doc, name, at, &puzzle.sets)?;
             let size = puzzle.sets[k].size;
             let owner = format!("orbit `{name}` of `ignore`");
-            let m = doc.object(masks, &owner)?;
-            unique(doc, m, "property")?;
-            for (key, kat, _) in props(m) {
-                if !["pieces", "orientation"].contains(&key) {
-                    return Err(doc.err(
-                        kat,
-                        format!("`{key}` is not a mask of `ignore`: expected `pieces` and `orientation`"),
-                    ));
-                }
-            }
+            let m = object_of(doc, masks, &owner, &["pieces", "orientation"])?;
             let pieces = doc.numbers(doc.field(m, "pieces", &owner)?, "`pieces`", size, 1)?;
             let ori = doc.numbers(
                 doc.field(m, "orientation", &owner)?,
@@ -84,16 +75,7 @@ fn rule(
     puzzle: &Puzzle,
 ) -> Result<Rule, DefError> {
     const FORM: &str = "a rule (`when` and `then`, or `when` and `\"never\": true`)";
-    let o = doc.object(v, FORM)?;
-    unique(doc, o, "property")?;
-    for (key, at, _) in props(o) {
-        if !["when", "then", "never"].contains(&key) {
-            return Err(doc.err(
-                at,
-                format!("`{key}` is not a property of a rule: expected `when` and `then`, or `when` and `never`"),
-            ));
-        }
-    }
+    let o = object_of(doc, v, FORM, &["when", "then", "never"])?;
     let when = cond(doc, doc.field(o, "when", FORM)?, &puzzle.sets)?;
     let then = match (get(o, "then"), get(o, "never")) {
         (Some(t), None) => Some(cond(doc, t, &puzzle.sets)?),

@@ -90,22 +90,8 @@ impl<'v, 'a> Ext<'v, 'a> {
         let Some(v) = get(root, PROPERTY) else {
             return Ok(Ext { obj: None });
         };
-        let obj = doc.object(
-            v,
-            "ksolve's extension (the puzzle's features KPuzzle cannot say)",
-        )?;
-        unique(doc, obj, "property")?;
-        for (name, at, _) in props(obj) {
-            if !KNOWN.contains(&name) {
-                return Err(doc.err(
-                    at,
-                    format!(
-                        "`{name}` is not a property of ksolve's extension: expected one of {}",
-                        KNOWN.join(", ")
-                    ),
-                ));
-            }
-        }
+        let what = "ksolve's extension (the puzzle's features KPuzzle cannot say)";
+        let obj = object_of(doc, v, what, &KNOWN)?;
         Ok(Ext { obj: Some(obj) })
     }
 
@@ -132,6 +118,33 @@ impl<'v, 'a> Ext<'v, 'a> {
         goal::read(doc, self, puzzle)?;
         search::read(doc, self, puzzle, warnings)?;
         stickers::read(doc, self, puzzle)
+    }
+}
+
+/// `v` as an object (`what`, in words) whose properties are among `known`, each given
+/// once: a property the extension does not know is refused, since skipping it would
+/// read another puzzle.
+fn object_of<'v, 'a>(
+    doc: &Doc<'a>,
+    v: &'v Value<'a>,
+    what: &str,
+    known: &[&str],
+) -> Result<&'v Object<'a>, DefError> {
+    let o = doc.object(v, what)?;
+    unique(doc, o, "property")?;
+    match props(o).find(|(name, _, _)| !known.contains(name)) {
+        Some((name, at, _)) => Err(doc.err(
+            at,
+            format!(
+                "`{name}` is not a property of {what}: expected {}",
+                known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+        None => Ok(o),
     }
 }
 
@@ -183,16 +196,7 @@ fn positions(doc: &Doc<'_>, v: &Value<'_>, set: &SetDef) -> Result<Vec<usize>, D
 /// holds one of the labels. Labels are kept sorted and once each, as the model wants.
 fn cond(doc: &Doc<'_>, v: &Value<'_>, sets: &[SetDef]) -> Result<Cond, DefError> {
     const FORM: &str = "a condition (`orbit`, `position`, `pieces`)";
-    let o = doc.object(v, FORM)?;
-    unique(doc, o, "property")?;
-    for (name, at, _) in props(o) {
-        if !["orbit", "position", "pieces"].contains(&name) {
-            return Err(doc.err(
-                at,
-                format!("`{name}` is not a property of a condition: expected `orbit`, `position` and `pieces`"),
-            ));
-        }
-    }
+    let o = object_of(doc, v, FORM, &["orbit", "position", "pieces"])?;
     let set = orbit(doc, doc.field(o, "orbit", FORM)?, sets)?;
     let def = &sets[set];
     let pos = position(doc, doc.field(o, "position", FORM)?, def)?;

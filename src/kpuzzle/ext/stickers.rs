@@ -7,11 +7,11 @@
 //! { "face": "U", "row": 1, "col": 4 }        a fixed sticker (a centre no move turns)
 //! ```
 
-use super::{orbit, position, Ext};
-use crate::kpuzzle::json::{get, props, unique, Doc};
+use super::{object_of, orbit, position, Ext};
+use crate::kpuzzle::json::{get, Doc};
 use crate::located::DefError;
 use crate::puzzle::limits::MAX_NET_CELL;
-use crate::puzzle::stickers::{MapError, Slot, Sticker, StickerMap};
+use crate::puzzle::stickers::{Slot, Sticker, StickerMap};
 use crate::puzzle::Puzzle;
 use jsonc_parser::ast::Value;
 
@@ -28,19 +28,10 @@ pub(super) fn read(doc: &Doc<'_>, ext: &Ext<'_, '_>, puzzle: &mut Puzzle) -> Res
         .iter()
         .map(|e| sticker(doc, e, puzzle))
         .collect::<Result<Vec<_>, _>>()?;
-    let moves: Vec<(&str, &crate::puzzle::Transform)> = puzzle
-        .base_moves
-        .iter()
-        .map(|m| (m.name.as_str(), &m.effect))
-        .collect();
-    let map = StickerMap::new(&puzzle.sets, &puzzle.solved, &moves, stickers).map_err(|e| {
+    let map = StickerMap::of_puzzle(puzzle, stickers).map_err(|e| {
         let at = e.sticker().map_or(doc.at(v), |i| doc.at(&list.elements[i]));
-        let mut msg = e.to_string();
         // Stickers are named by their lines in messages, not by their indices.
-        if let MapError::DuplicateSlot { first, .. } | MapError::DuplicateCell { first, .. } = e {
-            let line = doc.place(doc.at(&list.elements[first])).0;
-            msg = msg.replace(&format!("(sticker {first})"), &format!("(line {line})"));
-        }
+        let msg = e.message_naming(|i| format!("line {}", doc.place(doc.at(&list.elements[i])).0));
         doc.err(at, msg)
     })?;
     puzzle.stickers = Some(map);
@@ -48,13 +39,8 @@ pub(super) fn read(doc: &Doc<'_>, ext: &Ext<'_, '_>, puzzle: &mut Puzzle) -> Res
 }
 
 fn sticker(doc: &Doc<'_>, v: &Value<'_>, puzzle: &Puzzle) -> Result<Sticker, DefError> {
-    let o = doc.object(v, FORM)?;
-    unique(doc, o, "property")?;
-    for (key, at, _) in props(o) {
-        if !["face", "row", "col", "orbit", "position", "slot"].contains(&key) {
-            return Err(doc.err(at, format!("`{key}` is not a property of {FORM}")));
-        }
-    }
+    let known = ["face", "row", "col", "orbit", "position", "slot"];
+    let o = object_of(doc, v, FORM, &known)?;
     let face_v = doc.field(o, "face", FORM)?;
     let word = doc.string(face_v, "a face")?;
     let mut chars = word.chars();

@@ -50,6 +50,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
+pub use moves::MoveExtras;
 pub use write::write_extension;
 
 use super::json::{get, props, unique, Doc};
@@ -80,8 +81,6 @@ const KNOWN: [&str; 11] = [
 pub struct Ext<'v, 'a> {
     obj: Option<&'v Object<'a>>,
 }
-
-pub use moves::MoveExtras;
 
 impl<'v, 'a> Ext<'v, 'a> {
     /// The extension of the definition `root`, if any: an object whose properties are

@@ -11,13 +11,13 @@ use crate::kpuzzle::json::{props, unique, Doc};
 use crate::located::DefError;
 use crate::puzzle::{Guard, Puzzle, SetDef};
 use jsonc_parser::ast::Object;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What the extension says about the moves of `moves`, by name.
 #[derive(Default)]
 pub struct MoveExtras {
     /// Moves used only as given: listed in `noinverse`, or guarded.
-    directed: HashMap<String, bool>,
+    directed: HashSet<String>,
     /// Per guarded move, its conditions.
     guards: HashMap<String, Guard>,
 }
@@ -25,7 +25,7 @@ pub struct MoveExtras {
 impl MoveExtras {
     /// Whether move `name` is used only as given.
     pub fn directed(&self, name: &str) -> bool {
-        self.directed.contains_key(name) || self.guards.contains_key(name)
+        self.directed.contains(name) || self.guards.contains_key(name)
     }
 
     /// Whether any move is guarded.
@@ -70,7 +70,7 @@ impl Ext<'_, '_> {
             for e in &list.elements {
                 let name = doc.string(e, "a move's name")?;
                 defined(name, doc.at(e))?;
-                if extras.directed.insert(name.to_string(), true).is_some() {
+                if !extras.directed.insert(name.to_string()) {
                     return Err(doc.err(
                         doc.at(e),
                         format!("move `{name}` is listed twice: expected each move once"),

@@ -14,6 +14,7 @@ pub mod keys;
 pub mod kpuzzle;
 pub mod located;
 pub mod memory;
+pub mod picture;
 pub mod play;
 pub mod progress;
 pub mod puzzle;

@@ -252,3 +252,18 @@ fn a_terminal_session_prompts_completes_and_draws() {
     keys(&mut p, "quit\r");
     p.exp_eof().unwrap();
 }
+
+/// A cube entered with the player's own colour letters is drawn with them, also after
+/// the moves that follow.
+#[test]
+fn an_entered_cube_keeps_the_players_letters() {
+    let (dir, def) = copy_def("puzzles/3x3x3.def");
+    let script = "\
+enter WWWWWWWWW RRRRRRRRR GGGGGGGGG YYYYYYYYY OOOOOOOOO BBBBBBBBB
+R
+";
+    let (code, out) = play(dir.path(), &def, None, &[], script);
+    assert_eq!(code, 0, "{out}");
+    let after = out.split("> R").nth(1).unwrap();
+    assert!(after.contains("W W G") && !after.contains('U'), "{out}");
+}

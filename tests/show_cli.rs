@@ -76,7 +76,7 @@ fn a_puzzle_without_a_sticker_map_shows_its_position_in_ksolve_form() {
     assert!(out.starts_with("CENTRES\n"), "{out}");
     let (code, out) = ksolve(&["show", "puzzles/4x4x4_centres.def", "--svg", "x.svg"]);
     assert_eq!(code, Some(2), "{out}");
-    assert!(out.contains("no `Stickers` block"), "{out}");
+    assert!(out.contains("no `Stickers` or `Board` block"), "{out}");
     assert!(!root().join("x.svg").exists());
 }
 

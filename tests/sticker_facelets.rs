@@ -490,3 +490,62 @@ fn shipped_maps_read_back_what_they_draw() {
         }
     }
 }
+
+/// The colour initials of the standard scheme, by face.
+fn initial(face: char) -> char {
+    match face {
+        'U' => 'W',
+        'R' => 'R',
+        'F' => 'G',
+        'D' => 'Y',
+        'L' => 'O',
+        'B' => 'B',
+        other => other,
+    }
+}
+
+/// A position typed with the user's own colour letters is drawn with them, by `show`
+/// (after a further algorithm too) and by `solve --steps` at every step.
+#[test]
+fn pictures_show_the_users_own_letters() {
+    let typed: String = simulate(3, "F").chars().map(initial).collect();
+    let by_faces = ksolve()
+        .args([
+            "show",
+            "puzzles/3x3x3.def",
+            "--alg",
+            "F R U",
+            "--color",
+            "never",
+        ])
+        .output()
+        .unwrap();
+    let want: String = String::from_utf8(by_faces.stdout)
+        .unwrap()
+        .chars()
+        .map(initial)
+        .collect();
+    let out = ksolve()
+        .args(["show", "puzzles/3x3x3.def", "--facelets", &typed])
+        .args(["--alg", "R U", "--color", "never"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+    let dir = tempfile::tempdir().unwrap();
+    let out = ksolve()
+        .args([
+            "solve",
+            "puzzles/3x3x3.def",
+            "--facelets",
+            &typed,
+            "--steps",
+        ])
+        .args(["--color", "never", "--quiet", "--tables"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Step 1: F'"), "{text}");
+    let pictures: String = text.lines().filter(|l| !l.contains(':')).collect();
+    assert!(pictures.contains('W') && !pictures.contains('U'), "{text}");
+}

@@ -12,6 +12,7 @@ mod sliding_gen;
 
 mod additive;
 mod alg_cli;
+mod board_pictures;
 mod cache_cli;
 mod chains;
 mod check_cli;

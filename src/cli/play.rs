@@ -11,7 +11,7 @@ use super::progress::Bars;
 use super::show::ColorWhen;
 use super::table_args::TableArgs;
 use super::{input, EXIT_ERROR, EXIT_OK};
-use ksolve::def::format_state;
+use ksolve::picture::{self, Look};
 use ksolve::play::{PlayError, Reply, Session, Setup};
 use ksolve::progress::Progress;
 use ksolve::puzzle::Puzzle;
@@ -128,12 +128,14 @@ impl View {
         puzzle: &Puzzle,
         session: &Session,
     ) -> std::io::Result<()> {
+        let look = Look {
+            ansi: self.color,
+            lettering: session.lettering().cloned(),
+        };
         let picture = match (&puzzle.stickers, session.entered_letters()) {
+            // A colouring that is no position is drawn as it was typed.
             (Some(map), Some(letters)) => draw::text(map, letters, self.color),
-            (Some(map), None) => {
-                draw::text(map, &map.colours(&puzzle.sets, session.state()), self.color)
-            }
-            (None, _) => format_state(puzzle, session.state()),
+            _ => picture::text(puzzle, session.state(), &look),
         };
         write!(out, "{picture}")?;
         let mut status = session.status();

@@ -7,10 +7,11 @@ use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::alg::{self, AlgLine, MoveNames};
-use ksolve::def::{format_state, load_puzzle};
+use ksolve::def::load_puzzle;
 use ksolve::group::Group;
+use ksolve::picture::{self, Look};
 use ksolve::puzzle::{Puzzle, State};
-use ksolve::sticker::{draw, read};
+use ksolve::sticker::{lettering::Lettering, read};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -62,21 +63,25 @@ pub struct ShowArgs {
     pub svg: Option<PathBuf>,
 }
 
-/// The net of `state` as text, or ksolve+'s form for a puzzle without a sticker map.
-pub fn picture(puzzle: &Puzzle, state: &State, color: bool) -> String {
-    match &puzzle.stickers {
-        Some(map) => draw::text(map, &map.colours(&puzzle.sets, state), color),
-        None => format_state(puzzle, state),
-    }
-}
-
-/// The position a facelet string shows, as a scramble's start: `Err` with the reason
-/// for an impossible colouring, an error for a malformed one.
-pub fn from_facelets(puzzle: &Puzzle, facelets: &str) -> anyhow::Result<Result<State, String>> {
+/// The position a facelet string shows, as a scramble's start, with the letters it
+/// used for each face (so that pictures show them again): `Err` with the reason for an
+/// impossible colouring, an error for a malformed one.
+pub fn from_facelets(
+    puzzle: &Puzzle,
+    facelets: &str,
+) -> anyhow::Result<Result<(State, Lettering), String>> {
     let letters: Vec<char> = facelets.chars().filter(|c| !c.is_whitespace()).collect();
     let group = Group::new(puzzle).ok();
     match read::read(puzzle, &letters, group.as_ref()).context("--facelets")? {
-        read::Reading::Position(s) => Ok(Ok(s)),
+        read::Reading::Position(s) => {
+            // A position was read, so the puzzle has a sticker map.
+            let lettering = puzzle
+                .stickers
+                .as_ref()
+                .map(|map| Lettering::new(map, &puzzle.sets, &s, &letters))
+                .unwrap_or_default();
+            Ok(Ok((s, lettering)))
+        }
         read::Reading::Impossible(p) => Ok(Err(p.to_string())),
     }
 }
@@ -87,9 +92,16 @@ pub fn run(args: ShowArgs) -> anyhow::Result<u8> {
         errln!("warning: {w}");
     }
     let mut state = puzzle.solved.clone();
+    let mut look = Look {
+        ansi: args.color.on(),
+        lettering: None,
+    };
     if let Some(f) = &args.facelets {
         match from_facelets(&puzzle, f)? {
-            Ok(s) => state = s,
+            Ok((s, lettering)) => {
+                state = s;
+                look.lettering = Some(lettering);
+            }
             Err(why) => {
                 writeln!(output::stdout(), "Impossible position: {why}.")?;
                 return Ok(EXIT_NO_SOLUTION);
@@ -110,18 +122,17 @@ pub fn run(args: ShowArgs) -> anyhow::Result<u8> {
             .fold(state, |s, &m| s.then(&puzzle.mv(m).effect, &puzzle.sets));
     }
     if let Some(path) = &args.svg {
-        let map = puzzle.stickers.as_ref().with_context(|| {
+        let svg = ksolve::picture::svg(&puzzle, &state, &look).with_context(|| {
             format!(
-                "cannot draw {} as SVG: the definition has no `Stickers` block",
+                "cannot draw {} as SVG: the definition has no `Stickers` or `Board` block",
                 args.def.display()
             )
         })?;
-        let svg = draw::svg(map, &map.colours(&puzzle.sets, &state));
         ksolve::storage::fsutil::write_atomic(path, svg.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let mut out = output::stdout();
-    write!(out, "{}", picture(&puzzle, &state, args.color.on()))?;
+    write!(out, "{}", picture::text(&puzzle, &state, &look))?;
     out.flush()?;
     Ok(EXIT_OK)
 }

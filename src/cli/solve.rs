@@ -14,6 +14,7 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::def::format_state;
 use ksolve::gods::database;
+use ksolve::picture::{self, Look};
 use ksolve::progress::{format_duration, Progress};
 use ksolve::puzzle::{
     Lengths, Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings, State, Target,
@@ -193,6 +194,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let (puzzle, bytes, _) = super::input::definition(&args.def, &bars)?;
     // The scramble file's bytes, kept for a shard's header.
     let mut scramble_bytes = Vec::new();
+    // The letters of a position given by its colours, which its pictures show again.
+    let mut lettering = None;
     let mut scrambles = match (&args.scrambles, &args.facelets) {
         (Some(path), _) => {
             let (scrambles, bytes) = input::scrambles_and_bytes(path, &puzzle)?;
@@ -202,7 +205,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         (None, Some(f)) => vec![Scramble {
             name: "facelets".into(),
             source: match super::show::from_facelets(&puzzle, f)? {
-                Ok(state) => ScrambleSource::Position(Target::definite(&puzzle, state)),
+                Ok((state, l)) => {
+                    lettering = Some(l);
+                    ScrambleSource::Position(Target::definite(&puzzle, state))
+                }
                 Err(why) => ScrambleSource::Impossible(why),
             },
             settings: SolveSettings::for_puzzle(&puzzle),
@@ -531,9 +537,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         };
         // A shard's text is printed later by `merge`, to wherever that goes: colour only
         // when asked for outright.
-        let color = match batch {
-            Some(_) => args.color == super::show::ColorWhen::Always,
-            None => args.color.on(),
+        let look = Look {
+            ansi: match batch {
+                Some(_) => args.color == super::show::ColorWhen::Always,
+                None => args.color.on(),
+            },
+            lettering: lettering.clone(),
         };
         emitter.sink.text(|out| {
             match (outcome.status, unreachable) {
@@ -558,7 +567,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 )?,
             }
             if let Some(seq) = &steps {
-                write_steps(out, &puzzle, &start.state, seq, color)?;
+                write_steps(out, &puzzle, &start.state, seq, &look)?;
             }
             writeln!(out)
         })?;
@@ -611,15 +620,15 @@ fn write_steps(
     puzzle: &Puzzle,
     start: &State,
     seq: &[MoveId],
-    color: bool,
+    look: &Look,
 ) -> std::io::Result<()> {
     writeln!(out, "Start:")?;
-    write!(out, "{}", super::show::picture(puzzle, start, color))?;
+    write!(out, "{}", picture::text(puzzle, start, look))?;
     let mut state = start.clone();
     for (i, &m) in seq.iter().enumerate() {
         state = state.then(&puzzle.mv(m).effect, &puzzle.sets);
         writeln!(out, "Step {}: {}", i + 1, puzzle.mv(m).name)?;
-        write!(out, "{}", super::show::picture(puzzle, &state, color))?;
+        write!(out, "{}", picture::text(puzzle, &state, look))?;
     }
     Ok(())
 }

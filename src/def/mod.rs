@@ -18,6 +18,7 @@
 //! 0, and `MoveAlias` / `MoveSequence` are expanded by `twsearch`; `Illegal` is
 //! refused by name.
 
+mod board;
 mod costs;
 mod definition;
 mod forbidden;

@@ -1,6 +1,7 @@
 //! Writing puzzles and positions back out: a definition file that reads back to an equal
 //! [`Puzzle`], and ksolve+'s printing of a position.
 
+use crate::puzzle::board::Tile;
 use crate::puzzle::{Puzzle, SetState, State};
 use std::fmt::Write;
 
@@ -159,6 +160,31 @@ pub fn write_def(puzzle: &Puzzle) -> String {
                 ),
                 None => writeln!(out, "{} {} {} -", st.face, st.row, st.col),
             };
+        }
+        out.push_str("End\n");
+    }
+    if let Some(board) = &puzzle.board {
+        let _ = writeln!(
+            out,
+            "\nBoard {} {} {}",
+            puzzle.sets[board.set].name, board.columns, board.rows
+        );
+        if !board.tiles.is_empty() {
+            let words = board.tiles.iter().map(|t| match t {
+                Tile::Empty => ".".to_string(),
+                Tile::Plain => "-".to_string(),
+                Tile::Text(text) => text.clone(),
+            });
+            let _ = writeln!(out, "Tiles {}", words.collect::<Vec<_>>().join(" "));
+        }
+        for j in &board.joins {
+            let _ = writeln!(
+                out,
+                "Join {} {} {}",
+                j.first + 1,
+                j.second + 1,
+                j.side.word()
+            );
         }
         out.push_str("End\n");
     }

@@ -46,6 +46,8 @@ pub(crate) enum DefItem {
     },
     /// `Stickers`, our extension: the body lines of the sticker map.
     Stickers(Line, Vec<Line>),
+    /// `Board SET COLUMNS ROWS`, our extension, with its body lines.
+    Board(Line, Vec<Line>),
     /// `SearchMoves NAME...` (a ksolve extension): the moves searches use by default.
     SearchMoves(Line),
     /// `MoveCosts` (a ksolve extension), with its rows.
@@ -195,7 +197,7 @@ fn other_kind_hint(word: &str, def: bool) -> String {
     }
 }
 
-const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers, MoveCosts, SearchMoves (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
+const DEF_EXPECTED: &str = "Name, Set, Solved, Move, Ignore, Block, ForbiddenPairs, ForbiddenGroups, Stickers, Board, MoveCosts, SearchMoves (or twsearch's StartState, MoveTransformation, MoveAlias, MoveSequence)";
 const SCR_EXPECTED: &str =
     "Scramble, ScrambleAlg, ScrambleFacelets, RandomScramble, MaxDepth, Slack, QTM, HTM, MoveLimits, Goal, GoalAlg (or twsearch's ScrambleState)";
 
@@ -396,6 +398,10 @@ impl<'b> Reader<'b> {
                 arity(src, &line, 0, "Stickers")?;
                 let rows = self.body(&line)?;
                 DefItem::Stickers(line, rows)
+            }
+            "Board" => {
+                let rows = self.body(&line)?;
+                DefItem::Board(line, rows)
             }
             "MoveCosts" => {
                 arity(src, &line, 0, "MoveCosts")?;

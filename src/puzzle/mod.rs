@@ -11,6 +11,7 @@
 //! converts once at load time so the hot paths never see the other form.
 
 mod auf;
+pub mod board;
 mod goal;
 mod guard;
 mod keep;
@@ -225,6 +226,9 @@ pub struct Puzzle {
     /// The sticker map (our `Stickers ... End` block), when the definition has one: how
     /// positions look, and how they are read from their colours.
     pub stickers: Option<stickers::StickerMap>,
+    /// The board (our `Board ... End` block), when the definition has one: a set drawn
+    /// as a grid of cells.
+    pub board: Option<board::Board>,
     /// Per base move: the condition on the position it is made from (a sliding block
     /// needs empty cells to slide into), if any. See [`Guard`].
     pub guards: Vec<Option<Guard>>,
@@ -305,6 +309,7 @@ impl Puzzle {
             forbidden: vec![false; n * n],
             aliases: Vec::new(),
             stickers: None,
+            board: None,
             guards: vec![None; nbase],
             free: Vec::new(),
             rules: Vec::new(),

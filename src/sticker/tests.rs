@@ -1,6 +1,7 @@
 //! The `Stickers` block's checks, each reported at the file, line and column concerned,
 //! and the sticker permutations the moves induce.
 
+use super::lettering::Lettering;
 use crate::def::parse_puzzle;
 
 const CUBE: &str = include_str!("../../puzzles/3x3x3.def");
@@ -160,4 +161,26 @@ fn written_definitions_keep_their_map() {
         assert!(q.stickers.is_some());
         assert_eq!(q, p);
     }
+}
+
+#[test]
+fn typed_letters_come_back_and_other_faces_keep_their_names() {
+    let (p, _) = parse_puzzle(include_bytes!("../../puzzles/3x3x3.def"), "3x3x3.def").unwrap();
+    let map = p.stickers.as_ref().unwrap();
+    // The solved cube typed with colour initials (white up, green front).
+    let faces = map.colours(&p.sets, &p.solved);
+    let by_face = |f: char| match f {
+        'U' => 'W',
+        'R' => 'R',
+        'F' => 'G',
+        'D' => 'Y',
+        'L' => 'O',
+        _ => 'B',
+    };
+    let letters: Vec<char> = faces.iter().map(|&f| by_face(f)).collect();
+    let l = Lettering::new(map, &p.sets, &p.solved, &letters);
+    for f in ['U', 'R', 'F', 'D', 'L', 'B'] {
+        assert_eq!(l.letter(f), by_face(f));
+    }
+    assert_eq!(Lettering::default().letter('U'), 'U');
 }

@@ -138,6 +138,15 @@ pub fn tiles(w: usize, h: usize) -> String {
             }
         }
     }
+    let tiles: Vec<String> = (1..n).map(|i| i.to_string()).collect();
+    writeln!(
+        out,
+        "# How positions are drawn (a ksolve extension): the cells as a {w}x{h} grid, the\n\
+         # blank ({n}) as an empty cell.\n\
+         Board Cells {w} {h}\nTiles {} .\nEnd",
+        tiles.join(" ")
+    )
+    .unwrap();
     out
 }
 
@@ -258,5 +267,17 @@ pub fn klotski(straight: bool) -> String {
             }
         }
     }
+    // Every part of a shape is a plain tile; the joins make each shape one block.
+    writeln!(
+        out,
+        "# How positions are drawn (a ksolve extension): the cells as a 4x5 grid, empty\n\
+         # cells (1) empty, each shape one block.\n\
+         Board Cells 4 5\n\
+         Tiles . - - - - - - - - -\n\
+         Join 3 4 down\nJoin 5 6 right\n\
+         Join 7 8 right\nJoin 7 9 down\nJoin 8 10 down\nJoin 9 10 right\n\
+         End"
+    )
+    .unwrap();
     out
 }

@@ -113,6 +113,9 @@ impl Builder<'_> {
         if let Some((line, rows)) = &self.stickers {
             puzzle.stickers = Some(crate::def::stickers::read(src, &puzzle, line, rows)?);
         }
+        if let Some((line, rows)) = &self.board {
+            puzzle.board = Some(crate::def::board::read(src, &puzzle, line, rows)?);
+        }
         crate::def::costs::apply(src, &mut puzzle, &self.costs)?;
         if let Some(line) = &self.search_moves {
             puzzle.searched = search_moves(src, &puzzle, line)?;

@@ -140,6 +140,8 @@ struct Builder<'s> {
     warnings: Vec<Warning>,
     /// Our `Stickers` block, read once the puzzle is assembled.
     stickers: Option<(Line, Vec<Line>)>,
+    /// Our `Board` block, read once the puzzle is assembled.
+    board: Option<(Line, Vec<Line>)>,
     /// Our `SearchMoves` line, read once every move (aliases included) is known.
     search_moves: Option<Line>,
 }
@@ -599,6 +601,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         warned_deprecated: false,
         warnings: Vec::new(),
         stickers: None,
+        board: None,
         search_moves: None,
     };
     while let Some(item) = reader.next_def()? {
@@ -659,6 +662,20 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
                     ));
                 }
                 b.stickers = Some((line, rows));
+            }
+            DefItem::Board(line, rows) => {
+                b.close_sets(&line);
+                if let Some((first, _)) = &b.board {
+                    return Err(src.err(
+                        &line,
+                        0,
+                        invalid(format!(
+                            "a second `Board` block: expected one board (the first is at line {})",
+                            first.no
+                        )),
+                    ));
+                }
+                b.board = Some((line, rows));
             }
         }
     }

@@ -16,6 +16,7 @@ use crate::progress::Progress;
 use crate::puzzle::{Goal, MoveId, Puzzle, Scramble, SolveSettings, State};
 use crate::rng::Rng;
 use crate::solve::{Answerer, Reachability};
+use crate::sticker::lettering::Lettering;
 use crate::table::Tables;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -67,6 +68,9 @@ pub struct Session<'p> {
     state: State,
     /// An entered colouring that is no position of the puzzle: why, and its letters.
     impossible: Option<(String, Vec<char>)>,
+    /// The letters the player used for the faces when entering a position, which the
+    /// pictures of this session show again.
+    lettering: Option<Lettering>,
     origin: Origin,
     /// The optimal cost from `start` to the goal, once computed.
     start_optimal: Option<u32>,
@@ -138,6 +142,7 @@ impl<'p> Session<'p> {
             start,
             history: Vec::new(),
             impossible: None,
+            lettering: None,
             origin: Origin {
                 no_answer: "nothing has been scrambled",
                 ..Origin::default()
@@ -166,6 +171,11 @@ impl<'p> Session<'p> {
     /// [`Session::state`].
     pub fn entered_letters(&self) -> Option<&[char]> {
         self.impossible.as_ref().map(|(_, l)| &l[..])
+    }
+
+    /// The letters the player used for the faces, once a position was entered.
+    pub fn lettering(&self) -> Option<&Lettering> {
+        self.lettering.as_ref()
     }
 
     /// Time since the game started.

@@ -7,6 +7,7 @@ use crate::play::rules;
 use crate::play::{PlayError, Reply};
 use crate::puzzle::{ScrambleSource, State};
 use crate::search::random::{random_position, random_state, WALK_STEPS};
+use crate::sticker::lettering::Lettering;
 use crate::sticker::read::{self, Reading};
 use std::time::Instant;
 
@@ -196,6 +197,10 @@ impl Session<'_> {
         };
         Ok(match reading {
             Reading::Position(s) => {
+                // A position was read, so the puzzle has a sticker map.
+                if let Some(map) = &self.puzzle.stickers {
+                    self.lettering = Some(Lettering::new(map, &self.puzzle.sets, &s, &letters));
+                }
                 self.new_game(s, origin);
                 Reply::say("Entered.").drawn()
             }

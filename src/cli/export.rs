@@ -15,9 +15,9 @@ use std::path::PathBuf;
   ksolve export 3x3x3.kpuzzle.json -o 3x3x3.def     a KPuzzle as a ksolve+ definition
 
 What KPuzzle cannot say (guarded moves, blocks, moves without inverse, move costs,
-forbidden pairs, ignored pieces, goals that are sets, SearchMoves, the sticker map)
-goes into a \"ksolve\" object that cubing.js ignores, so the file reads back to the
-same puzzle.")]
+forbidden pairs, ignored pieces, goals that are sets, SearchMoves, the sticker map,
+the board) goes into a \"ksolve\" object that cubing.js ignores, so the file reads
+back to the same puzzle.")]
 pub struct ExportArgs {
     /// The puzzle definition (ksolve+ `.def`, twsearch `.tws` or KPuzzle `.json`).
     pub def: PathBuf,

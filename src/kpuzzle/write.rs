@@ -3,9 +3,9 @@
 //! whose orientations the definition ignores everywhere gets an `orientationMod` of 1),
 //! base moves in their order as `moves`, and aliases as `derivedMoves`. What KPuzzle
 //! cannot say (guards, blocks, directed moves, costs, forbidden pairs, partial ignore
-//! masks, goals that are sets, searched moves, the sticker map) goes into the `"ksolve"`
-//! extension object (see `ext`), which cubing.js ignores; a puzzle without any of it is
-//! written without the object.
+//! masks, goals that are sets, searched moves, the sticker map, the board) goes into
+//! the `"ksolve"` extension object (see `ext`), which cubing.js ignores; a puzzle
+//! without any of it is written without the object.
 //!
 //! The JSON is written by hand rather than through a map, because a KPuzzle's moves are
 //! an object whose order is the order ksolve searches them in. The written file is read
@@ -39,7 +39,7 @@ pub fn write_definition(puzzle: &Puzzle) -> Result<Export, ExportError> {
 
 /// The first part, in words, in which `back` differs from `puzzle`.
 fn first_difference(puzzle: &Puzzle, back: &Puzzle) -> String {
-    let parts: [(&str, bool); 11] = [
+    let parts: [(&str, bool); 12] = [
         ("the name", puzzle.name == back.name),
         ("the sets", puzzle.sets == back.sets),
         ("the solved state", puzzle.solved == back.solved),
@@ -57,6 +57,7 @@ fn first_difference(puzzle: &Puzzle, back: &Puzzle) -> String {
             puzzle.free == back.free && puzzle.rules == back.rules,
         ),
         ("the searched moves", puzzle.searched == back.searched),
+        ("the board", puzzle.board == back.board),
     ];
     match parts.iter().find(|(_, same)| !same) {
         Some((what, _)) => format!("{what} would read back different"),

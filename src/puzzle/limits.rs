@@ -22,3 +22,6 @@ pub const MAX_WEIGHT: u64 = 100;
 /// The largest net row or column of a sticker map: a net is drawn cell by cell, so this
 /// bounds a picture.
 pub const MAX_NET_CELL: u64 = 999;
+/// The widest text a board's tile may show: a board is drawn cell by cell, so this
+/// bounds a picture's width.
+pub const MAX_TILE_TEXT: usize = 8;

@@ -5,9 +5,9 @@
 //! KPuzzle says orbits, a default pattern, moves and derived moves. It has no guards
 //! (`When`), no well-formedness rules (`Require`), no goal that is a set (`?` in
 //! `Solved`), no moves without inverse (`noinverse`), no bandaging (`Block`), no partial
-//! ignore masks, no forbidden pairs, costs, searched moves or sticker map. Dropping any
-//! of them would write another puzzle, and refusing them left most shipped puzzles
-//! without a KPuzzle form. They go into one top-level property, `"ksolve"`, because
+//! ignore masks, no forbidden pairs, costs, searched moves, sticker map or board.
+//! Dropping any of them would write another puzzle, and refusing them left most shipped
+//! puzzles without a KPuzzle form. They go into one top-level property, `"ksolve"`, because
 //! cubing.js ignores properties it does not know: its `KPuzzle` keeps the definition
 //! object and reads only `name`, `orbits`, `defaultPattern`, `moves` and
 //! `derivedMoves` from it, and its JSON schema for a definition
@@ -32,6 +32,7 @@
 //! "moveCosts":      { MOVE: COST }                      per move or power, 0 to 100
 //! "searchMoves":    ["U", ...]                          the moves searches use
 //! "stickers":       [{ "face": "U", "row": 0, "col": 3, "orbit": O, "position": P, "slot": S }]
+//! "board":          { "orbit": O, "columns": C, "rows": R, "tiles": [...], "joins": [...] }
 //! COND:             { "orbit": O, "position": P, "pieces": [LABEL, ...] }
 //! ```
 //!
@@ -41,6 +42,7 @@
 //! checked as strictly as its ksolve+ command, and an unknown one is refused rather than
 //! skipped, since a property dropped would read another puzzle.
 
+mod board;
 mod goal;
 mod moves;
 mod search;
@@ -62,7 +64,7 @@ use jsonc_parser::ast::{Object, Value};
 pub const PROPERTY: &str = "ksolve";
 
 /// The extension's properties, in the order they are written.
-const KNOWN: [&str; 11] = [
+const KNOWN: [&str; 12] = [
     "noinverse",
     "touched",
     "guards",
@@ -74,6 +76,7 @@ const KNOWN: [&str; 11] = [
     "moveCosts",
     "searchMoves",
     "stickers",
+    "board",
 ];
 
 /// A definition's extension object, checked for its shape; empty when the definition
@@ -116,7 +119,8 @@ impl<'v, 'a> Ext<'v, 'a> {
         moves::touched(doc, self, puzzle)?;
         goal::read(doc, self, puzzle)?;
         search::read(doc, self, puzzle, warnings)?;
-        stickers::read(doc, self, puzzle)
+        stickers::read(doc, self, puzzle)?;
+        board::read(doc, self, puzzle)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The extension object: every feature no shipped puzzle has (forbidden pairs, costs,
-//! a one-orientation "twist", partial masks, `SearchMoves` naming every move) written
-//! and read back the same, each refusal of bad input at its spot, and the refusal of a
-//! puzzle whose JSON would not read back.
+//! a one-orientation "twist", partial masks, `SearchMoves` naming every move, a board
+//! with joins) written and read back the same, each refusal of bad input at its spot,
+//! and the refusal of a puzzle whose JSON would not read back.
 
 use crate::kpuzzle::{read_definition, write_definition};
 use crate::puzzle::Puzzle;
@@ -61,6 +61,11 @@ Block
 A
 1 2
 End
+
+Board A 3 1
+Tiles . - X
+Join 2 3 right
+End
 ";
 
 fn def(text: &str) -> Puzzle {
@@ -86,6 +91,7 @@ fn every_feature_reads_back_the_same() {
         r#""searchMoves": ["X", "Y", "Z"]"#,
         r#""A": { "pieces": [0, 0, 1], "orientation": [0, 1, 0] }"#,
         r#"{ "A": [0, 1] }"#,
+        r#""board": { "orbit": "A", "columns": 3, "rows": 1, "tiles": [".", "-", "X"], "joins": [{ "first": 1, "second": 2, "side": "right" }] }"#,
     ] {
         assert!(out.json.contains(part), "{part} in\n{}", out.json);
     }
@@ -146,7 +152,7 @@ fn tiny(props: &str) -> String {
 
 #[test]
 fn bad_extensions_are_refused_at_the_spot() {
-    let cases: [(&str, &str, &str); 14] = [
+    let cases: [(&str, &str, &str); 17] = [
         (
             r#""colour": 1"#,
             r#""colour""#,
@@ -204,6 +210,21 @@ fn bad_extensions_are_refused_at_the_spot() {
             r#""ignore": { "P": { "pieces": [0, 0, 2], "orientation": [0, 0, 0] } }"#,
             "2]",
             "from 0 to 1",
+        ),
+        (
+            r#""board": { "orbit": "P", "columns": 2, "rows": 1 }"#,
+            "2,",
+            "expected a divisor of 3",
+        ),
+        (
+            r#""board": { "orbit": "P", "columns": 3, "rows": 1, "tiles": ["a b"] }"#,
+            r#""a b""#,
+            "without blanks",
+        ),
+        (
+            r#""board": { "orbit": "P", "columns": 1, "rows": 3, "joins": [{ "first": 0, "second": 1, "side": "up" }] }"#,
+            r#""up""#,
+            "expected `right` or `down`",
         ),
     ];
     for (props, at, message) in cases {

@@ -157,6 +157,9 @@ pub fn write_extension(puzzle: &Puzzle, ori_ignored: &dyn Fn(usize) -> bool) -> 
             .collect();
         add("stickers", block('[', &stickers, ']'));
     }
+    if let Some(board) = &puzzle.board {
+        add("board", super::board::write(puzzle, board));
+    }
     (!props.is_empty()).then(|| format!("  {}: {{\n{}\n  }}", quote(PROPERTY), props.join(",\n")))
 }
 

@@ -357,3 +357,53 @@ fn solve_verbose_names_the_family() {
         "{err}"
     );
 }
+
+/// Groups are compact on the board: the 15-puzzle's six-tile groups are blocks of two
+/// by three (the tiles' solved cells), not rows, and of the 8-puzzle's two groups of
+/// four one is a square of two by two and the other the rest, an L.
+#[test]
+fn groups_are_blocks_of_neighbouring_tiles() {
+    let p = board(4, 4);
+    let shape = family_rule(&p).unwrap();
+    let plan = partition(&p, &shape, 6).unwrap();
+    let groups: Vec<Vec<u16>> = plan
+        .groups
+        .iter()
+        .map(|g| g.iter().map(|l| l + 1).collect())
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            vec![1, 2, 5, 6, 9, 10],
+            vec![3, 4, 7, 8, 11, 12],
+            vec![13, 14, 15]
+        ]
+    );
+    let p = board(3, 3);
+    let shape = family_rule(&p).unwrap();
+    let plan = partition(&p, &shape, 4).unwrap();
+    let groups: Vec<Vec<u16>> = plan
+        .groups
+        .iter()
+        .map(|g| g.iter().map(|l| l + 1).collect())
+        .collect();
+    assert_eq!(groups, [vec![1, 2, 3, 6], vec![4, 5, 7, 8]]);
+}
+
+/// Square boards with the blank in a corner have one mirror image (the reflection in the
+/// diagonal through the blank's cell), and the search uses it; a board of two by three
+/// has none that keeps the goal.
+#[test]
+fn square_boards_have_their_diagonal_mirror() {
+    for (w, h, n) in [(3, 3, 1), (4, 4, 1), (3, 2, 0)] {
+        let p = board(w, h);
+        let found = ksolve::table::additive::mirrors(&p, 0);
+        assert_eq!(found.len(), n, "{w}x{h}");
+        for m in &found {
+            // The diagonal: the cell in row r, column c goes to row c, column r.
+            for (i, &to) in m.pos.iter().enumerate() {
+                assert_eq!(to as usize, (i % w) * w + i / w, "{w}x{h}");
+            }
+        }
+    }
+}

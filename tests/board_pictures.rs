@@ -61,19 +61,6 @@ fn steps_draw_the_board() {
 /// A cell (row, column) and what its inside should show: `board` or `tile`.
 type Sample = ((u32, u32), &'static str);
 
-/// Renders an SVG picture with resvg.
-fn render(svg: &str) -> resvg::tiny_skia::Pixmap {
-    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).unwrap();
-    let size = tree.size().to_int_size();
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::default(),
-        &mut pixmap.as_mut(),
-    );
-    pixmap
-}
-
 /// The SVG of a scrambled 15-puzzle and of Klotski: the blank cell shows the board, a
 /// tile its colour, a wall between two tiles is dark, the inside of a joined piece is
 /// not, and the picture's corner is transparent.
@@ -102,7 +89,7 @@ fn board_svgs_render() {
         }
         let (code, out) = ksolve(&args);
         assert_eq!(code, Some(0), "{out}");
-        let pixmap = render(&std::fs::read_to_string(&path).unwrap());
+        let pixmap = crate::common::render_svg(&std::fs::read_to_string(&path).unwrap());
         let rgb = |x: u32, y: u32| {
             let p = pixmap.pixel(x, y).unwrap();
             (p.red(), p.green(), p.blue())
@@ -125,7 +112,7 @@ fn board_svgs_render() {
     }
     // Inside Klotski's big block (rows 3-4, columns 1-2) no wall is drawn.
     let path = dir.path().join("klotski.svg");
-    let pixmap = render(&std::fs::read_to_string(path).unwrap());
+    let pixmap = crate::common::render_svg(&std::fs::read_to_string(path).unwrap());
     let (cell, margin) = (CELL as u32, MARGIN as u32);
     let p = pixmap.pixel(margin + 2 * cell, margin + 4 * cell).unwrap();
     assert_eq!(

@@ -117,14 +117,7 @@ fn svg_pictures_render() {
         let drawn = std::fs::read_to_string(&path).unwrap();
         let shipped = std::fs::read_to_string(root().join("docs").join(name)).unwrap();
         assert_eq!(drawn, shipped, "docs/{name} is out of date");
-        let tree = resvg::usvg::Tree::from_str(&drawn, &resvg::usvg::Options::default()).unwrap();
-        let size = tree.size().to_int_size();
-        let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-        resvg::render(
-            &tree,
-            resvg::tiny_skia::Transform::default(),
-            &mut pixmap.as_mut(),
-        );
+        let pixmap = crate::common::render_svg(&drawn);
         // The U centre (row 1, column 4 of the net) is white and the F centre (row 4,
         // column 4) green; the corner of the picture is left transparent.
         let at = |row: u32, col: u32| {

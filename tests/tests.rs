@@ -34,6 +34,7 @@ mod io_cli;
 mod kpuzzle;
 mod layers;
 mod megaminx_notation;
+mod megaminx_picture;
 mod narrowed;
 mod nxn_notation;
 mod output_snapshots;

@@ -107,8 +107,8 @@ enum Command {
     /// Solve random positions optimally and print the distribution of their lengths
     /// (`stats DEF --random 1000`, or `--walk LENGTH --count N`).
     Stats(stats::StatsArgs),
-    /// Draw a position as its net of stickers (in colour on a terminal, or as SVG), from
-    /// an algorithm or a facelet string; in ksolve+'s form without a sticker map.
+    /// Draw a position as its board or its net of stickers (in colour on a terminal, or as
+    /// SVG), from an algorithm or a facelet string; in ksolve+'s form without either.
     Show(show::ShowArgs),
     /// Print the results of a batch solved in shards (`solve ... --shard K/N --out DIR`)
     /// in the input's order, as one `ksolve solve` run prints them.

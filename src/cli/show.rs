@@ -1,7 +1,8 @@
 //! `ksolve show PUZZLE.def [--alg ALG] [--facelets COLOURS] [--color WHEN] [--svg FILE]`:
-//! a picture of a position. With a sticker map the net is printed (in colour on a
-//! terminal) and `--svg` writes it as an SVG file; without one the position is printed
-//! as ksolve+ prints positions. Also the net printing `solve --steps` uses.
+//! a picture of a position, as [`ksolve::picture`] draws it: a board as its grid of
+//! cells, a sticker map as its net (in colour on a terminal), either as an SVG file with
+//! `--svg`; any other puzzle as ksolve+ prints positions. A position given by its colours
+//! is drawn with the letters typed.
 
 use super::output;
 use super::{EXIT_NO_SOLUTION, EXIT_OK};

@@ -161,6 +161,9 @@ pub fn write_def(puzzle: &Puzzle) -> String {
                 None => writeln!(out, "{} {} {} -", st.face, st.row, st.col),
             };
         }
+        for (face, [r, g, b]) in &map.face_colours {
+            let _ = writeln!(out, "Colour {face} #{r:02x}{g:02x}{b:02x}");
+        }
         out.push_str("End\n");
     }
     if let Some(board) = &puzzle.board {

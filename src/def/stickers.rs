@@ -5,12 +5,15 @@
 //! Stickers
 //! U 0 3 CORNERS 3 0     # face, net row, net column, set, position (1-based), slot
 //! U 1 4 -               # a fixed sticker (a centre no move turns)
+//! Colour C #8040c0       # the colour a picture gives face C (or a name: `purple`)
 //! End
 //! ```
 //!
 //! ksolve+ has no such command, so no ksolve+ file reads differently. The block is read
 //! once the whole definition is (it needs the sets, the solved state and the moves), and
 //! the checks of [`StickerMap::new`] are reported at the line of the sticker concerned.
+//! `Colour` lines may stand anywhere in the block; they are no stickers, so a facelet
+//! string does not see them.
 
 use super::lex::{Line, Source};
 use crate::located::{DefError, ErrorKind};
@@ -131,21 +134,119 @@ fn sticker(src: &Source, puzzle: &Puzzle, line: &Line) -> Result<Sticker, DefErr
     })
 }
 
+/// The colour names a `Colour` line may use, with their RGB values (those of cubing.js's
+/// colour schemes, so that a puzzle named after them looks as it does there).
+pub const COLOUR_NAMES: [(&str, [u8; 3]); 16] = [
+    ("white", [0xff, 0xff, 0xff]),
+    ("grey", [0x88, 0x88, 0x88]),
+    ("yellow", [0xf4, 0xf4, 0x00]),
+    ("cream", [0xe8, 0xd0, 0xa0]),
+    ("orange", [0xff, 0x80, 0x00]),
+    ("red", [0xff, 0x00, 0x00]),
+    ("pink", [0xff, 0x66, 0xcc]),
+    ("purple", [0x88, 0x00, 0xdd]),
+    ("brown", [0x7d, 0x3b, 0x11]),
+    ("green", [0x44, 0xee, 0x00]),
+    ("darkgreen", [0x00, 0x88, 0x00]),
+    ("lime", [0x99, 0xff, 0x00]),
+    ("teal", [0x00, 0x7a, 0x89]),
+    ("lightblue", [0x33, 0x99, 0xff]),
+    ("blue", [0x22, 0x66, 0xff]),
+    ("darkblue", [0x00, 0x00, 0xff]),
+];
+
+/// The colour `word` names: `#RRGGBB` in hexadecimal digits, or a name of
+/// [`COLOUR_NAMES`] in any case.
+fn colour_value(word: &str) -> Option<[u8; 3]> {
+    if let Some(hex) = word.strip_prefix('#') {
+        if hex.len() != 6 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        return Some([byte(0)?, byte(2)?, byte(4)?]);
+    }
+    COLOUR_NAMES
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(word))
+        .map(|&(_, rgb)| rgb)
+}
+
+/// Reads a `Colour FACE VALUE` line of a map whose faces are `faces`.
+fn colour(src: &Source, faces: &[char], line: &Line) -> Result<(char, [u8; 3]), DefError> {
+    let n = line.toks.len();
+    if n != 3 {
+        return Err(src.err(
+            line,
+            n.min(3),
+            invalid(format!(
+                "{n} words in a `Colour` line: expected `Colour FACE VALUE`"
+            )),
+        ));
+    }
+    let word = &line.toks[1].s;
+    let mut chars = word.chars();
+    let face = match (chars.next(), chars.next()) {
+        (Some(c), None) if faces.contains(&c) => c,
+        _ => {
+            let known: String = faces.iter().collect();
+            return Err(src.err(
+                line,
+                1,
+                invalid(format!(
+                    "`{word}` in a `Colour` line: expected a face of the map, one of {known}"
+                )),
+            ));
+        }
+    };
+    let value = &line.toks[2].s;
+    let rgb = colour_value(value).ok_or_else(|| {
+        let names: Vec<&str> = COLOUR_NAMES.iter().map(|(n, _)| *n).collect();
+        src.err(
+            line,
+            2,
+            invalid(format!(
+                "`{value}` is no colour: expected #RRGGBB (hexadecimal) or one of {}",
+                names.join(", ")
+            )),
+        )
+    })?;
+    Ok((face, rgb))
+}
+
 /// Reads and validates the block into the puzzle's sticker map.
 pub(crate) fn read(
     src: &Source,
     puzzle: &Puzzle,
     opener: &Line,
-    rows: &[Line],
+    lines: &[Line],
 ) -> Result<StickerMap, DefError> {
+    let (colour_lines, rows): (Vec<&Line>, Vec<&Line>) =
+        lines.iter().partition(|l| l.first() == "Colour");
     let stickers = rows
         .iter()
         .map(|r| sticker(src, puzzle, r))
         .collect::<Result<Vec<_>, _>>()?;
-    StickerMap::of_puzzle(puzzle, stickers).map_err(|e| {
-        let line = e.sticker().map_or(opener, |i| &rows[i]);
+    let mut map = StickerMap::of_puzzle(puzzle, stickers).map_err(|e| {
+        let line = e.sticker().map_or(opener, |i| rows[i]);
         // Stickers are named by their lines in messages, not by their indices.
         let msg = e.message_naming(|i| format!("line {}", rows[i].no));
         src.err(line, 0, invalid(msg))
-    })
+    })?;
+    let mut given: Vec<&Line> = Vec::new();
+    for line in colour_lines {
+        let (face, rgb) = colour(src, &map.faces, line)?;
+        if let Some(k) = map.face_colours.iter().position(|&(f, _)| f == face) {
+            return Err(src.err(
+                line,
+                1,
+                invalid(format!(
+                    "a second colour for face {face}: expected one `Colour` line a face (the first is at line {})",
+                    given[k].no
+                )),
+            ));
+        }
+        map.face_colours.push((face, rgb));
+        given.push(line);
+    }
+    Ok(map)
 }

@@ -109,6 +109,9 @@ pub struct StickerMap {
     pub stickers: Vec<Sticker>,
     /// The faces, in the order they first appear.
     pub faces: Vec<char>,
+    /// The colours the definition names for faces (its `Colour` lines), as RGB, in the
+    /// order given; a face without one is drawn in a colour chosen by its name.
+    pub face_colours: Vec<(char, [u8; 3])>,
     /// Per set, `label * n + j`: the face that piece face `j` of piece `label` carries.
     piece_faces: Vec<Vec<char>>,
 }
@@ -215,6 +218,7 @@ impl StickerMap {
         let map = StickerMap {
             stickers,
             faces,
+            face_colours: Vec::new(),
             piece_faces,
         };
         for (name, effect) in moves {

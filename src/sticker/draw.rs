@@ -1,65 +1,57 @@
 //! Pictures of a sticker map's net: text (one letter per sticker, optionally on ANSI
 //! colour backgrounds) and SVG. Both take the colours a state shows
 //! ([`StickerMap::colours`]) and return a string; the command line decides where it
-//! goes.
+//! goes. A map whose faces unfold as pentagons ([`Net::unfold`]) is drawn as that net,
+//! with real pentagons in SVG; any other is drawn cell by cell as its definition lays
+//! it out.
 
+use super::colour::rgb;
+use super::net::{Net, Point};
+use super::pentagon;
 use super::StickerMap;
 use anstyle::{AnsiColor, RgbColor, Style};
 use std::fmt::Write;
-
-/// The colours of faces, by the face's place in [`StickerMap::faces`]: the first six
-/// are a cube's in URFDLB order (white, red, green, yellow, orange, blue), the rest make
-/// twelve for the Megaminx.
-const PALETTE: [(u8, u8, u8); 12] = [
-    (0xff, 0xff, 0xff),
-    (0xd0, 0x10, 0x10),
-    (0x10, 0xa0, 0x30),
-    (0xff, 0xd5, 0x00),
-    (0xff, 0x80, 0x00),
-    (0x10, 0x40, 0xd0),
-    (0x90, 0x40, 0xc0),
-    (0xff, 0x90, 0xc0),
-    (0x80, 0xd0, 0xff),
-    (0xa0, 0xff, 0x60),
-    (0xc0, 0xc0, 0xc0),
-    (0x80, 0x60, 0x30),
-];
-
-/// The RGB colour of face `face` of the map (grey for a face beyond the palette).
-fn rgb(map: &StickerMap, face: char) -> (u8, u8, u8) {
-    map.faces
-        .iter()
-        .position(|&f| f == face)
-        .and_then(|i| PALETTE.get(i).copied())
-        .unwrap_or((0x60, 0x60, 0x60))
-}
 
 /// The net as text: each sticker is its letter and a blank, cells without a sticker
 /// are blanks, one line per net row (trailing blanks trimmed). With `ansi`, each
 /// sticker is drawn on its face's colour.
 pub fn text(map: &StickerMap, colours: &[char], ansi: bool) -> String {
-    let (rows, cols) = map.extent();
-    let mut grid: Vec<Vec<Option<char>>> = vec![vec![None; cols]; rows];
-    for (st, &c) in map.stickers.iter().zip(colours) {
-        grid[st.row as usize][st.col as usize] = Some(c);
+    // Every sticker as (line, character column, sticker), two columns wide.
+    let placed: Vec<(usize, usize, usize)> = match Net::unfold(map) {
+        Some(net) => pentagon::text_cells(&net),
+        None => map
+            .stickers
+            .iter()
+            .enumerate()
+            .map(|(i, st)| (st.row as usize, 2 * st.col as usize, i))
+            .collect(),
+    };
+    let lines = placed.iter().map(|p| p.0 + 1).max().unwrap_or(0);
+    let width = placed.iter().map(|p| p.1 + 2).max().unwrap_or(0);
+    let mut grid: Vec<Vec<Option<char>>> = vec![vec![None; width]; lines];
+    for &(line, col, i) in &placed {
+        grid[line][col] = Some(colours[i]);
     }
     let mut out = String::new();
     for row in grid {
         let mut line = String::new();
-        for cell in row {
-            match cell {
-                None => line.push_str("  "),
-                Some(c) if ansi => {
-                    let (r, g, b) = rgb(map, c);
-                    let style = Style::new()
-                        .bg_color(Some(RgbColor(r, g, b).into()))
-                        .fg_color(Some(AnsiColor::Black.into()));
-                    let _ = write!(line, "{}{c} {}", style.render(), style.render_reset());
-                }
-                Some(c) => {
-                    line.push(c);
-                    line.push(' ');
-                }
+        let mut cells = row.into_iter();
+        while let Some(cell) = cells.next() {
+            let Some(c) = cell else {
+                line.push(' ');
+                continue;
+            };
+            // A sticker takes its column and the next.
+            cells.next();
+            if ansi {
+                let (r, g, b) = rgb(map, c);
+                let style = Style::new()
+                    .bg_color(Some(RgbColor(r, g, b).into()))
+                    .fg_color(Some(AnsiColor::Black.into()));
+                let _ = write!(line, "{}{c} {}", style.render(), style.render_reset());
+            } else {
+                line.push(c);
+                line.push(' ');
             }
         }
         out.push_str(line.trim_end());
@@ -72,14 +64,31 @@ pub fn text(map: &StickerMap, colours: &[char], ansi: bool) -> String {
 const CELL: usize = 30;
 const GAP: usize = 2;
 
-/// The net as an SVG picture: one rounded square per sticker in its face's colour, with
-/// the letter in it so that the picture reads without colour too.
-pub fn svg(map: &StickerMap, colours: &[char]) -> String {
-    let (rows, cols) = map.extent();
-    let (w, h) = (cols * CELL + 2 * GAP, rows * CELL + 2 * GAP);
-    let mut out = format!(
+/// The opening tag of an SVG picture of `w` by `h` pixels.
+fn svg_open(w: impl std::fmt::Display, h: impl std::fmt::Display) -> String {
+    format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n"
+    )
+}
+
+/// A sticker's letter, faint, centred at `(x, y)`, so that the picture reads without
+/// colour too.
+fn letter(out: &mut String, x: impl std::fmt::Display, y: impl std::fmt::Display, c: char) {
+    let _ = writeln!(
+        out,
+        "  <text x=\"{x}\" y=\"{y}\" font-family=\"sans-serif\" font-size=\"12\" text-anchor=\"middle\" fill=\"#000\" fill-opacity=\"0.35\">{c}</text>"
     );
+}
+
+/// The net as an SVG picture: one shape per sticker in its face's colour (a rounded
+/// square on a grid net; a rhombus, trapezium or pentagon on a pentagon net), with the
+/// letter in it.
+pub fn svg(map: &StickerMap, colours: &[char]) -> String {
+    if let Some(net) = Net::unfold(map) {
+        return pentagon_svg(map, &net, colours);
+    }
+    let (rows, cols) = map.extent();
+    let mut out = svg_open(cols * CELL + 2 * GAP, rows * CELL + 2 * GAP);
     for (st, &c) in map.stickers.iter().zip(colours) {
         let (r, g, b) = rgb(map, c);
         let (x, y) = (
@@ -91,13 +100,38 @@ pub fn svg(map: &StickerMap, colours: &[char]) -> String {
             out,
             "  <rect x=\"{x}\" y=\"{y}\" width=\"{size}\" height=\"{size}\" rx=\"3\" fill=\"#{r:02x}{g:02x}{b:02x}\" stroke=\"#000\" stroke-width=\"1\"/>"
         );
-        let _ = writeln!(
-            out,
-            "  <text x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"12\" text-anchor=\"middle\" fill=\"#000\" fill-opacity=\"0.35\">{c}</text>",
-            x + size / 2,
-            y + size / 2 + 4
-        );
+        letter(&mut out, x + size / 2, y + size / 2 + 4, c);
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The pentagon net as SVG: every sticker a polygon in its colour, outlined in black.
+fn pentagon_svg(map: &StickerMap, net: &Net, colours: &[char]) -> String {
+    let (polygons, (w, h)) = pentagon::svg_polygons(net);
+    let mut out = svg_open(w, h);
+    for (i, pts) in polygons {
+        let c = colours[i];
+        let (r, g, b) = rgb(map, c);
+        let points: Vec<String> = pts
+            .iter()
+            .map(|p| format!("{:.1},{:.1}", p.0, p.1))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  <polygon points=\"{}\" fill=\"#{r:02x}{g:02x}{b:02x}\" stroke=\"#000\" stroke-width=\"1\" stroke-linejoin=\"round\"/>",
+            points.join(" ")
+        );
+        let (x, y) = centroid(&pts);
+        letter(&mut out, format!("{x:.1}"), format!("{:.1}", y + 4.0), c);
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The mean of a polygon's corners: inside it, since every sticker is convex.
+pub fn centroid(pts: &[Point]) -> Point {
+    let n = pts.len().max(1) as f64;
+    let (x, y) = pts.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0, y + p.1));
+    (x / n, y / n)
 }

@@ -5,6 +5,7 @@ use super::lettering::Lettering;
 use crate::def::parse_puzzle;
 
 const CUBE: &str = include_str!("../../puzzles/3x3x3.def");
+const MEGAMINX: &str = include_str!("../../puzzles/megaminx.def");
 
 /// The shipped 3x3x3 with one sticker line replaced.
 fn with_line(old: &str, new: &str) -> String {
@@ -154,13 +155,89 @@ fn moves_induce_sticker_permutations() {
 
 #[test]
 fn written_definitions_keep_their_map() {
-    for text in [CUBE, include_str!("../../puzzles/skewb.def")] {
+    for text in [CUBE, include_str!("../../puzzles/skewb.def"), MEGAMINX] {
         let (p, _) = parse_puzzle(text.as_bytes(), "c.def").unwrap();
         let again = crate::def::write_def(&p);
         let (q, _) = parse_puzzle(again.as_bytes(), "w.def").unwrap();
         assert!(q.stickers.is_some());
         assert_eq!(q, p);
     }
+}
+
+/// The colour each face is drawn in, by face.
+fn face_colours(text: &str) -> Vec<(char, crate::sticker::colour::Rgb)> {
+    let (p, _) = parse_puzzle(text.as_bytes(), "c.def").unwrap();
+    let map = p.stickers.unwrap();
+    let mut out: Vec<_> = map
+        .faces
+        .iter()
+        .map(|&f| (f, crate::sticker::colour::rgb(&map, f)))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn colours_go_by_face_name_not_by_order() {
+    // The cube's faces in the order B L D F R U: the scheme stays the standard one.
+    let start = CUBE.find("\nStickers\n").unwrap() + "\nStickers\n".len();
+    let end = start + CUBE[start..].find("\nEnd\n").unwrap() + 1;
+    let mut lines: Vec<&str> = CUBE[start..end].lines().collect();
+    lines.sort_by_key(|l| std::cmp::Reverse("URFDLB".find(&l[..1]).unwrap()));
+    let reordered = format!("{}{}\n{}", &CUBE[..start], lines.join("\n"), &CUBE[end..]);
+    let colours = face_colours(&reordered);
+    assert_eq!(colours, face_colours(CUBE));
+    assert!(colours.contains(&('U', (0xff, 0xff, 0xff))), "{colours:?}");
+    assert!(colours.contains(&('F', (0x10, 0xa0, 0x30))), "{colours:?}");
+}
+
+#[test]
+fn colour_lines_name_the_colours_of_faces() {
+    let colours = face_colours(MEGAMINX);
+    assert!(colours.contains(&('F', (0x00, 0x88, 0x00))), "{colours:?}");
+    assert!(colours.contains(&('D', (0x88, 0x88, 0x88))), "{colours:?}");
+    let distinct: std::collections::HashSet<_> = colours.iter().map(|c| c.1).collect();
+    assert_eq!(distinct.len(), 12);
+    // A hexadecimal value, and a Colour line that overrides the cube scheme.
+    let file = with_line("U 0 3 CORNERS 3 0", "U 0 3 CORNERS 3 0\nColour U #8040C0");
+    assert!(face_colours(&file).contains(&('U', (0x80, 0x40, 0xc0))));
+}
+
+#[test]
+fn bad_colour_lines_are_refused_at_their_column() {
+    let cases = [
+        (
+            "Colour X red",
+            8,
+            "expected a face of the map, one of URFDLB",
+        ),
+        (
+            "Colour U reddish",
+            10,
+            "`reddish` is no colour: expected #RRGGBB",
+        ),
+        ("Colour U #12345", 10, "`#12345` is no colour"),
+        ("Colour U", 10, "2 words in a `Colour` line"),
+        ("Colour U red x", 14, "expected `Colour FACE VALUE`"),
+    ];
+    for (line, col, want) in cases {
+        let file = with_line("U 0 3 CORNERS 3 0", &format!("U 0 3 CORNERS 3 0\n{line}"));
+        let e = error(&file);
+        let at = line_of(&file, line);
+        assert!(e.starts_with(&format!("c.def:{at}:{col}:")), "{line}: {e}");
+        assert!(e.contains(want), "{line}: {e}");
+    }
+    let file = with_line(
+        "U 0 3 CORNERS 3 0",
+        "Colour U red\nU 0 3 CORNERS 3 0\nColour U blue",
+    );
+    let e = error(&file);
+    let (first, at) = (
+        line_of(&file, "Colour U red"),
+        line_of(&file, "Colour U blue"),
+    );
+    assert!(e.starts_with(&format!("c.def:{at}:8:")), "{e}");
+    assert!(e.contains(&format!("the first is at line {first}")), "{e}");
 }
 
 #[test]

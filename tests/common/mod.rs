@@ -259,3 +259,16 @@ pub fn definitions_in(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     defs.sort();
     defs
 }
+
+/// An SVG picture rendered by a real SVG renderer (resvg), at its own size.
+pub fn render_svg(svg: &str) -> resvg::tiny_skia::Pixmap {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).unwrap();
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+}

@@ -32,6 +32,7 @@
 //! "moveCosts":      { MOVE: COST }                      per move or power, 0 to 100
 //! "searchMoves":    ["U", ...]                          the moves searches use
 //! "stickers":       [{ "face": "U", "row": 0, "col": 3, "orbit": O, "position": P, "slot": S }]
+//! "colours":        { FACE: "#RRGGBB", ... }          the sticker map's face colours
 //! "board":          { "orbit": O, "columns": C, "rows": R, "tiles": [...], "joins": [...] }
 //! COND:             { "orbit": O, "position": P, "pieces": [LABEL, ...] }
 //! ```
@@ -64,7 +65,7 @@ use jsonc_parser::ast::{Object, Value};
 pub const PROPERTY: &str = "ksolve";
 
 /// The extension's properties, in the order they are written.
-const KNOWN: [&str; 12] = [
+const KNOWN: [&str; 13] = [
     "noinverse",
     "touched",
     "guards",
@@ -76,6 +77,7 @@ const KNOWN: [&str; 12] = [
     "moveCosts",
     "searchMoves",
     "stickers",
+    "colours",
     "board",
 ];
 

@@ -6,9 +6,12 @@
 //! { "face": "U", "row": 0, "col": 3, "orbit": "CORNERS", "position": 2, "slot": 0 }
 //! { "face": "U", "row": 1, "col": 4 }        a fixed sticker (a centre no move turns)
 //! ```
+//!
+//! `colours` (ksolve+'s `Colour` lines) names faces' colours as `#RRGGBB`, in order:
+//! `{ "U": "#ffffff", "F": "#00a000" }`.
 
 use super::{object_of, orbit, position, Ext};
-use crate::kpuzzle::json::{get, Doc};
+use crate::kpuzzle::json::{get, props, unique, Doc};
 use crate::located::DefError;
 use crate::puzzle::limits::MAX_NET_CELL;
 use crate::puzzle::stickers::{Slot, Sticker, StickerMap};
@@ -20,7 +23,13 @@ const FORM: &str = "a sticker (`face`, `row`, `col`, and `orbit`, `position`, `s
 /// Reads `stickers` into the assembled puzzle's sticker map.
 pub(super) fn read(doc: &Doc<'_>, ext: &Ext<'_, '_>, puzzle: &mut Puzzle) -> Result<(), DefError> {
     let Some(v) = ext.get("stickers") else {
-        return Ok(());
+        return match ext.get("colours") {
+            Some(c) => Err(doc.err(
+                doc.at(c),
+                "faces' colours without a sticker map: expected `stickers` beside `colours`",
+            )),
+            None => Ok(()),
+        };
     };
     let list = doc.array(v, "the sticker map, one sticker per entry")?;
     let stickers = list
@@ -28,14 +37,52 @@ pub(super) fn read(doc: &Doc<'_>, ext: &Ext<'_, '_>, puzzle: &mut Puzzle) -> Res
         .iter()
         .map(|e| sticker(doc, e, puzzle))
         .collect::<Result<Vec<_>, _>>()?;
-    let map = StickerMap::of_puzzle(puzzle, stickers).map_err(|e| {
+    let mut map = StickerMap::of_puzzle(puzzle, stickers).map_err(|e| {
         let at = e.sticker().map_or(doc.at(v), |i| doc.at(&list.elements[i]));
         // Stickers are named by their lines in messages, not by their indices.
         let msg = e.message_naming(|i| format!("line {}", doc.place(doc.at(&list.elements[i])).0));
         doc.err(at, msg)
     })?;
+    if let Some(c) = ext.get("colours") {
+        let o = doc.object(c, "the faces' colours, by face")?;
+        unique(doc, o, "face")?;
+        for (face, at, value) in props(o) {
+            let mut chars = face.chars();
+            let face = match (chars.next(), chars.next()) {
+                (Some(f), None) if map.faces.contains(&f) => f,
+                _ => {
+                    let known: String = map.faces.iter().collect();
+                    return Err(doc.err(
+                        at,
+                        format!(
+                            "`{face}` has a colour: expected a face of the map, one of {known}"
+                        ),
+                    ));
+                }
+            };
+            map.face_colours.push((face, rgb(doc, value)?));
+        }
+    }
     puzzle.stickers = Some(map);
     Ok(())
+}
+
+/// A colour, `"#RRGGBB"` in hexadecimal.
+fn rgb(doc: &Doc<'_>, v: &Value<'_>) -> Result<[u8; 3], DefError> {
+    let text = doc.string(v, "a colour, `#RRGGBB`")?;
+    let hex = text
+        .strip_prefix('#')
+        .filter(|h| h.len() == 6 && h.chars().all(|c| c.is_ascii_hexdigit()));
+    match hex {
+        Some(h) => {
+            let byte = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).unwrap_or(0);
+            Ok([byte(0), byte(2), byte(4)])
+        }
+        None => Err(doc.err(
+            doc.at(v),
+            format!("{text:?} is no colour: expected `#RRGGBB` (hexadecimal)"),
+        )),
+    }
 }
 
 fn sticker(doc: &Doc<'_>, v: &Value<'_>, puzzle: &Puzzle) -> Result<Sticker, DefError> {

@@ -152,7 +152,7 @@ fn tiny(props: &str) -> String {
 
 #[test]
 fn bad_extensions_are_refused_at_the_spot() {
-    let cases: [(&str, &str, &str); 17] = [
+    let cases: [(&str, &str, &str); 18] = [
         (
             r#""colour": 1"#,
             r#""colour""#,
@@ -212,6 +212,11 @@ fn bad_extensions_are_refused_at_the_spot() {
             "from 0 to 1",
         ),
         (
+            r##""colours": { "U": "#ffffff" }"##,
+            "{ \"U",
+            "without a sticker map",
+        ),
+        (
             r#""board": { "orbit": "P", "columns": 2, "rows": 1 }"#,
             "2,",
             "expected a divisor of 3",
@@ -263,4 +268,29 @@ fn a_puzzle_that_would_read_back_different_is_refused() {
     p.name = Some("two\nlines".to_string());
     let e = write_definition(&p).err().unwrap().to_string();
     assert!(e.contains("the written JSON is refused"), "{e}");
+}
+
+/// The megaminx's sticker map names its faces' colours, which read back in their order;
+/// a colour that is not `#RRGGBB`, or a face the map lacks, is refused.
+#[test]
+fn face_colours_read_back_and_are_checked() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/megaminx.def");
+    let (p, _) = crate::def::load_puzzle(&path).unwrap();
+    assert!(!p.stickers.as_ref().unwrap().face_colours.is_empty());
+    let json = write_definition(&p).unwrap().json;
+    assert_eq!(read_definition(json.as_bytes(), "m.json").unwrap().0, p);
+    let e = read_definition(
+        json.replacen("\"U\": \"#ffffff\"", "\"U\": \"#fffff\"", 1)
+            .as_bytes(),
+        "m.json",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("is no colour"), "{e}");
+    let e = read_definition(
+        json.replacen("\"U\": \"#ffffff\"", "\"Q\": \"#ffffff\"", 1)
+            .as_bytes(),
+        "m.json",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("expected a face of the map"), "{e}");
 }

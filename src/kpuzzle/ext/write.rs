@@ -156,6 +156,16 @@ pub fn write_extension(puzzle: &Puzzle, ori_ignored: &dyn Fn(usize) -> bool) -> 
             })
             .collect();
         add("stickers", block('[', &stickers, ']'));
+        if !map.face_colours.is_empty() {
+            let colours: Vec<String> = map
+                .face_colours
+                .iter()
+                .map(|(face, [r, g, b])| {
+                    format!("{}: \"#{r:02x}{g:02x}{b:02x}\"", quote(&face.to_string()))
+                })
+                .collect();
+            add("colours", format!("{{ {} }}", colours.join(", ")));
+        }
     }
     if let Some(board) = &puzzle.board {
         add("board", super::board::write(puzzle, board));

@@ -24,7 +24,9 @@
 //! tables up from the packed key it carries for guarded moves ([`Family::bound_key`]).
 
 mod build;
+mod mirror;
 pub use build::build_group;
+pub use mirror::{mirrors, Mirror};
 
 use super::prune::{PruneTable, INFINITE};
 use crate::coord::PermCoord;
@@ -67,6 +69,8 @@ pub struct FamilyPlan {
     pub groups: Vec<Vec<u16>>,
     /// Entries of each group's table.
     pub lens: Vec<u64>,
+    /// The board's mirror images, each a second lookup of every table ([`mirror`]).
+    pub mirrors: Vec<Mirror>,
 }
 
 impl FamilyPlan {
@@ -77,8 +81,8 @@ impl FamilyPlan {
         stored + self.lens.iter().copied().max().unwrap_or(0)
     }
 
-    /// The partition in words, as `solve -v` prints it: `6+6+3 of 15 pieces of Cells,
-    /// each with piece 16 (tables of 57,657,600 + ...)`.
+    /// The partition in words, as `solve -v` prints it: `6+6+3 of 15 pieces of Cells
+    /// (1 2 5 6 9 10 | ...), each with piece 16 kept (57.7 M + ... entries)`.
     pub fn describe(&self, puzzle: &Puzzle) -> String {
         let sizes: Vec<String> = self.groups.iter().map(|g| g.len().to_string()).collect();
         let shared: Vec<String> = self
@@ -92,8 +96,28 @@ impl FamilyPlan {
             .iter()
             .map(|&l| crate::progress::format_count(l))
             .collect();
+        // Which pieces each table owns, when there is a choice.
+        let groups = match self.groups.len() {
+            1 => String::new(),
+            _ => {
+                let g: Vec<String> = self
+                    .groups
+                    .iter()
+                    .map(|g| {
+                        let l: Vec<String> = g.iter().map(|l| (l + 1).to_string()).collect();
+                        l.join(" ")
+                    })
+                    .collect();
+                format!(" ({})", g.join(" | "))
+            }
+        };
+        let mirrors = match self.mirrors.len() {
+            0 => String::new(),
+            1 => ", also looked up for the board's mirror image".to_string(),
+            n => format!(", also looked up for the board's {n} mirror images"),
+        };
         format!(
-            "additive tables: {} of {} pieces of {}, each with piece {} kept ({} entries)",
+            "additive tables: {} of {} pieces of {}{groups}, each with piece {} kept ({} entries){mirrors}",
             sizes.join("+"),
             self.shape.owned.len(),
             puzzle.sets[self.shape.set].name,
@@ -235,13 +259,14 @@ pub fn group_len(puzzle: &Puzzle, shape: &FamilyShape, group: &[u16]) -> Option<
     group_coord(puzzle, shape, &relabel).map(|c| c.count())
 }
 
-/// The family of groups of at most `size` owned labels each, in label order (for the
-/// 15-puzzle and six: tiles 1-6, 7-12 and 13-15).
+/// The family of groups of at most `size` owned labels each, as compact as the moves
+/// allow (see [`compact`]; for the 15-puzzle and six: 2x3 blocks and the rest).
 pub fn partition(puzzle: &Puzzle, shape: &FamilyShape, size: usize) -> Option<FamilyPlan> {
     if size == 0 || size + shape.shared.len() + 1 > MAX_CLASSES {
         return None;
     }
-    let groups: Vec<Vec<u16>> = shape.owned.chunks(size).map(<[u16]>::to_vec).collect();
+    let mut groups: Vec<Vec<u16>> = shape.owned.chunks(size).map(<[u16]>::to_vec).collect();
+    compact(puzzle, shape, &mut groups);
     let lens = groups
         .iter()
         .map(|g| group_len(puzzle, shape, g))
@@ -250,7 +275,94 @@ pub fn partition(puzzle: &Puzzle, shape: &FamilyShape, size: usize) -> Option<Fa
         shape: shape.clone(),
         groups,
         lens,
+        mirrors: mirrors(puzzle, shape.set),
     })
+}
+
+/// Regroups the owned labels so that each group's pieces lie close together when
+/// solved, keeping the groups' sizes. Two positions are neighbours when one move changes
+/// both (a tile and the blank it slides into), and the distance of two positions is the
+/// fewest neighbour steps between them. Pieces close to each other block each other's
+/// way (a linear conflict), and only a table that owns both sees it, so groups whose
+/// pieces are close bound more: labels are swapped between groups while that lowers the
+/// sum of the distances within groups, in a fixed order, so the result is reproducible.
+/// For the 15-puzzle's groups of six this turns rows into blocks of two by three.
+fn compact(puzzle: &Puzzle, shape: &FamilyShape, groups: &mut [Vec<u16>]) {
+    let size = puzzle.sets[shape.set].size;
+    let solved = &puzzle.solved.sets[shape.set].perm;
+    let mut near: Vec<Vec<usize>> = vec![Vec::new(); size];
+    for mv in &puzzle.moves {
+        let src = &mv.effect.sets[shape.set].perm;
+        let changed: Vec<usize> = (0..size).filter(|&i| src[i] as usize != i).collect();
+        for &a in &changed {
+            for &b in &changed {
+                if a != b && !near[a].contains(&b) {
+                    near[a].push(b);
+                }
+            }
+        }
+    }
+    // Breadth-first distances between positions (`size` where none connects them).
+    let mut dist = vec![size; size * size];
+    for from in 0..size {
+        let mut queue = std::collections::VecDeque::from([from]);
+        dist[from * size + from] = 0;
+        while let Some(a) = queue.pop_front() {
+            for &b in &near[a] {
+                if dist[from * size + b] == size {
+                    dist[from * size + b] = dist[from * size + a] + 1;
+                    queue.push_back(b);
+                }
+            }
+        }
+    }
+    // Labels are as close as their closest solved positions.
+    let max = solved.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
+    let mut at: Vec<Vec<usize>> = vec![Vec::new(); max];
+    for (i, &l) in solved.iter().enumerate() {
+        at[l as usize].push(i);
+    }
+    let apart = |a: u16, b: u16| -> usize {
+        let (pa, pb) = (&at[a as usize], &at[b as usize]);
+        pa.iter()
+            .flat_map(|&i| pb.iter().map(move |&j| (i, j)))
+            .map(|(i, j)| dist[i * size + j])
+            .min()
+            .unwrap_or(size)
+    };
+    // The distances from `with` to the group's labels other than the one at `skip`.
+    let spread = |g: &[u16], skip: usize, with: u16| -> usize {
+        g.iter()
+            .enumerate()
+            .filter(|&(k, _)| k != skip)
+            .map(|(_, &l)| apart(l, with))
+            .sum()
+    };
+    loop {
+        let mut improved = false;
+        for x in 0..groups.len() {
+            for y in x + 1..groups.len() {
+                for i in 0..groups[x].len() {
+                    for j in 0..groups[y].len() {
+                        let (a, b) = (groups[x][i], groups[y][j]);
+                        let before = spread(&groups[x], i, a) + spread(&groups[y], j, b);
+                        let after = spread(&groups[x], i, b) + spread(&groups[y], j, a);
+                        if after < before {
+                            groups[x][i] = b;
+                            groups[y][j] = a;
+                            improved = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+    for g in groups.iter_mut() {
+        g.sort_unstable();
+    }
 }
 
 /// The strongest family within `budget` bytes: the largest groups whose tables each
@@ -351,6 +463,25 @@ impl Family {
     /// position), [`INFINITE`] when some table says the goal is out of reach.
     #[inline]
     fn bound_labels(&self, labels: &[u16]) -> u32 {
+        let mut best = self.sum_labels(labels);
+        // A mirror image is exactly as far from the goal, so its bound holds here too.
+        let mut image = [0u16; MAX_POSITIONS];
+        let image = &mut image[..labels.len()];
+        for m in &self.plan.mirrors {
+            if best >= INFINITE {
+                break;
+            }
+            for (i, &l) in labels.iter().enumerate() {
+                image[m.pos[i] as usize] = m.label.get(l as usize).copied().unwrap_or(u16::MAX);
+            }
+            best = best.max(self.sum_labels(image));
+        }
+        best
+    }
+
+    /// The sum of the tables' bounds for the set's labels `labels`.
+    #[inline]
+    fn sum_labels(&self, labels: &[u16]) -> u32 {
         let mut arr = [0u16; MAX_POSITIONS];
         let arr = &mut arr[..labels.len()];
         let mut sum = 0u32;

@@ -531,6 +531,14 @@ fn pictures_show_the_users_own_letters() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+    // In colour, the user's W is drawn on the U face's white.
+    let out = ksolve()
+        .args(["show", "puzzles/3x3x3.def", "--facelets", &typed])
+        .args(["--color", "always"])
+        .output()
+        .unwrap();
+    let coloured = String::from_utf8(out.stdout).unwrap();
+    assert!(coloured.contains("[48;2;255;255;255mW "), "{coloured:?}");
     let dir = tempfile::tempdir().unwrap();
     let out = ksolve()
         .args([

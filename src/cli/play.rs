@@ -134,7 +134,7 @@ impl View {
         };
         let picture = match (&puzzle.stickers, session.entered_letters()) {
             // A colouring that is no position is drawn as it was typed.
-            (Some(map), Some(letters)) => draw::text(map, letters, self.color),
+            (Some(map), Some(letters)) => draw::text(map, letters, letters, self.color),
             _ => picture::text(puzzle, session.state(), &look),
         };
         write!(out, "{picture}")?;

@@ -39,8 +39,7 @@ pub fn text(puzzle: &Puzzle, state: &State, look: &Look) -> String {
     match &puzzle.stickers {
         Some(map) => {
             let faces = map.colours(&puzzle.sets, state);
-            let shown = shown(&faces, look);
-            draw::text(map, &shown, look.ansi)
+            draw::text(map, &faces, &shown(&faces, look), look.ansi)
         }
         None => format_state(puzzle, state),
     }
@@ -54,7 +53,7 @@ pub fn svg(puzzle: &Puzzle, state: &State, look: &Look) -> Option<String> {
     }
     let map = puzzle.stickers.as_ref()?;
     let faces = map.colours(&puzzle.sets, state);
-    Some(draw::svg(map, &shown(&faces, look)))
+    Some(draw::svg(map, &faces, &shown(&faces, look)))
 }
 
 /// The letters the stickers show: the faces' names, or the user's letters for them.

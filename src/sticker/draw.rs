@@ -1,7 +1,8 @@
 //! Pictures of a sticker map's net: text (one letter per sticker, optionally on ANSI
-//! colour backgrounds) and SVG. Both take the colours a state shows
-//! ([`StickerMap::colours`]) and return a string; the command line decides where it
-//! goes. A map whose faces unfold as pentagons ([`Net::unfold`]) is drawn as that net,
+//! colour backgrounds) and SVG. Both take the faces a state shows
+//! ([`StickerMap::colours`]), which give each sticker its colour, and the letters to
+//! print on them (the faces' names, or a user's own colour letters), and return a
+//! string; the command line decides where it goes. A map whose faces unfold as pentagons ([`Net::unfold`]) is drawn as that net,
 //! with real pentagons in SVG; any other is drawn cell by cell as its definition lays
 //! it out.
 
@@ -14,8 +15,8 @@ use std::fmt::Write;
 
 /// The net as text: each sticker is its letter and a blank, cells without a sticker
 /// are blanks, one line per net row (trailing blanks trimmed). With `ansi`, each
-/// sticker is drawn on its face's colour.
-pub fn text(map: &StickerMap, colours: &[char], ansi: bool) -> String {
+/// sticker is drawn on its face's colour (`faces[i]`) with its letter (`letters[i]`).
+pub fn text(map: &StickerMap, faces: &[char], letters: &[char], ansi: bool) -> String {
     // Every sticker as (line, character column, sticker), two columns wide.
     let placed: Vec<(usize, usize, usize)> = match Net::unfold(map) {
         Some(net) => pentagon::text_cells(&net),
@@ -28,23 +29,24 @@ pub fn text(map: &StickerMap, colours: &[char], ansi: bool) -> String {
     };
     let lines = placed.iter().map(|p| p.0 + 1).max().unwrap_or(0);
     let width = placed.iter().map(|p| p.1 + 2).max().unwrap_or(0);
-    let mut grid: Vec<Vec<Option<char>>> = vec![vec![None; width]; lines];
+    let mut grid: Vec<Vec<Option<usize>>> = vec![vec![None; width]; lines];
     for &(line, col, i) in &placed {
-        grid[line][col] = Some(colours[i]);
+        grid[line][col] = Some(i);
     }
     let mut out = String::new();
     for row in grid {
         let mut line = String::new();
         let mut cells = row.into_iter();
         while let Some(cell) = cells.next() {
-            let Some(c) = cell else {
+            let Some(i) = cell else {
                 line.push(' ');
                 continue;
             };
+            let c = letters[i];
             // A sticker takes its column and the next.
             cells.next();
             if ansi {
-                let (r, g, b) = rgb(map, c);
+                let (r, g, b) = rgb(map, faces[i]);
                 let style = Style::new()
                     .bg_color(Some(RgbColor(r, g, b).into()))
                     .fg_color(Some(AnsiColor::Black.into()));
@@ -83,14 +85,14 @@ fn letter(out: &mut String, x: impl std::fmt::Display, y: impl std::fmt::Display
 /// The net as an SVG picture: one shape per sticker in its face's colour (a rounded
 /// square on a grid net; a rhombus, trapezium or pentagon on a pentagon net), with the
 /// letter in it.
-pub fn svg(map: &StickerMap, colours: &[char]) -> String {
+pub fn svg(map: &StickerMap, faces: &[char], letters: &[char]) -> String {
     if let Some(net) = Net::unfold(map) {
-        return pentagon_svg(map, &net, colours);
+        return pentagon_svg(map, &net, faces, letters);
     }
     let (rows, cols) = map.extent();
     let mut out = svg_open(cols * CELL + 2 * GAP, rows * CELL + 2 * GAP);
-    for (st, &c) in map.stickers.iter().zip(colours) {
-        let (r, g, b) = rgb(map, c);
+    for (i, st) in map.stickers.iter().enumerate() {
+        let (c, (r, g, b)) = (letters[i], rgb(map, faces[i]));
         let (x, y) = (
             st.col as usize * CELL + 2 * GAP,
             st.row as usize * CELL + 2 * GAP,
@@ -107,12 +109,11 @@ pub fn svg(map: &StickerMap, colours: &[char]) -> String {
 }
 
 /// The pentagon net as SVG: every sticker a polygon in its colour, outlined in black.
-fn pentagon_svg(map: &StickerMap, net: &Net, colours: &[char]) -> String {
+fn pentagon_svg(map: &StickerMap, net: &Net, faces: &[char], letters: &[char]) -> String {
     let (polygons, (w, h)) = pentagon::svg_polygons(net);
     let mut out = svg_open(w, h);
     for (i, pts) in polygons {
-        let c = colours[i];
-        let (r, g, b) = rgb(map, c);
+        let (c, (r, g, b)) = (letters[i], rgb(map, faces[i]));
         let points: Vec<String> = pts
             .iter()
             .map(|p| format!("{:.1},{:.1}", p.0, p.1))

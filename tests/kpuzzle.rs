@@ -1,9 +1,9 @@
 //! cubing.js's KPuzzle JSON: the definitions cubing.js ships read (from
 //! `../shared/kpuzzle-samples`, else `/work/shared/kpuzzle-samples`; skipped when
 //! neither exists) with the moves and group orders of the same puzzles' other
-//! definitions, every shipped puzzle that KPuzzle can express is written and read back
-//! to the same puzzle (the others are refused with the feature named), and a KPuzzle
-//! and a KPattern are solved from the command line like a `.def` and a scramble file.
+//! definitions, every shipped puzzle is written and read back to the same puzzle (what
+//! KPuzzle cannot say in ksolve's extension object), and a KPuzzle and a KPattern are
+//! solved from the command line like a `.def` and a scramble file.
 
 use crate::common::{ksolve, output};
 use ksolve::def::load_puzzle;
@@ -110,41 +110,48 @@ fn the_3x3x3_matches_ksolve_s() {
     assert_eq!(supercube, "88580102706155225088000");
 }
 
-/// The shipped puzzles that KPuzzle can express, written and read back, are the same
-/// puzzle (the sticker map and `SearchMoves` aside, which KPuzzle has no place for); the others are
-/// refused, naming what KPuzzle cannot say.
+/// Every shipped puzzle, written as a KPuzzle and read back, is the same puzzle (moves,
+/// solved state, guards, rules, blocks, masks, costs, searched moves, sticker map: the
+/// whole model), and `ksolve check` says the same of the JSON as of the `.def`. What
+/// KPuzzle cannot say is in the `"ksolve"` extension object, which a puzzle that needs
+/// none of it does not get, so that cubing.js users get a plain file.
 #[test]
-fn shipped_puzzles_round_trip_or_are_refused_by_name() {
+fn every_shipped_puzzle_round_trips_and_checks_the_same() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("puzzles");
-    let mut refused = Vec::new();
+    let dir = tempfile::tempdir().unwrap();
     let mut names: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "def"))
         .collect();
     names.sort();
-    for path in names {
+    let mut plain = Vec::new();
+    for path in &names {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let (mut p, _) = load_puzzle(&path).unwrap();
-        match write_definition(&p) {
-            Ok(export) => {
-                let (back, warnings) = read_definition(export.json.as_bytes(), &name)
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-                assert!(warnings.is_empty(), "{name}: {warnings:?}");
-                let all_searched = p.unsearched().next().is_none();
-                assert_eq!(
-                    export.left_out.is_empty(),
-                    p.stickers.is_none() && all_searched,
-                    "{name}"
-                );
-                p.stickers = None;
-                p.searched = Vec::new();
-                assert_eq!(back, p, "{name}:\n{}", export.json);
-            }
-            Err(e) => refused.push(format!("{name}: {e}")),
+        let (p, _) = load_puzzle(path).unwrap();
+        let export = write_definition(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (back, warnings) = read_definition(export.json.as_bytes(), &name)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(warnings.is_empty(), "{name}: {warnings:?}");
+        assert_eq!(back, p, "{name}:\n{}", export.json);
+        if !export.json.contains("\"ksolve\"") {
+            plain.push(name.clone());
         }
+        let json = dir.path().join(format!("{name}.kpuzzle.json"));
+        std::fs::write(&json, &export.json).unwrap();
+        let check = |file: &std::path::Path| output(ksolve().arg("check").arg(file));
+        let (code, out, err) = check(path);
+        let (json_code, json_out, json_err) = check(&json);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_eq!(json_code, code, "{name}: {json_err}");
+        // The summary names the file it read.
+        let json_out = json_out.replace(&json.display().to_string(), &path.display().to_string());
+        assert_eq!(json_out, out, "{name}");
     }
-    insta::assert_snapshot!(refused.join("\n"));
+    assert!(names.len() >= 19, "{names:?}");
+    // The features each puzzle needs are in the extension; only the 4x4x4's centres
+    // (no sticker map, nothing left out of searches) need none.
+    assert_eq!(plain, ["4x4x4_centres"]);
 }
 
 /// A definition exported as KPuzzle solves every scramble as the `.def` does (same
@@ -195,4 +202,115 @@ fn exported_kpuzzles_and_patterns_solve_from_the_command_line() {
     .unwrap();
     let out = solve(&json, pattern.to_str().unwrap());
     assert!(out.contains("R U'"), "{out}");
+}
+
+/// Four pieces with four orientations, two of them interchangeable (label 2), turned by
+/// a twisting 4-cycle `A` and a swap `B` that half-turns the last piece.
+const MODULI: &str = r#"{
+  "name": "moduli",
+  "orbits": [{ "orbitName": "P", "numPieces": 4, "numOrientations": 4 }],
+  "defaultPattern": { "P": { "pieces": [0, 1, 2, 2], "orientation": [0, 0, 0, 0] } },
+  "moves": {
+    "A": { "P": { "permutation": [1, 2, 3, 0], "orientationDelta": [1, 0, 0, 0] } },
+    "B": { "P": { "permutation": [1, 0, 2, 3], "orientationDelta": [0, 0, 0, 2] } }
+  }
+}"#;
+
+/// A KPattern whose `orientationMod` knows some pieces' twists modulo 2 only solves at
+/// the length a breadth-first search written here finds: from the given position to
+/// the first one where every piece is home with its twist right modulo its piece's
+/// modulus (the modulus travels with the piece, as in cubing.js).
+#[test]
+fn orientation_known_modulo_a_divisor_solves_optimally() {
+    use ksolve::kpuzzle::read_pattern;
+    use ksolve::progress::Silent;
+    use ksolve::puzzle::{ScrambleSource, State};
+    use ksolve::search::{SolveOptions, Solver, Status};
+    use ksolve::storage::cache::TableCache;
+    use ksolve::table::Tables;
+    use std::collections::{HashSet, VecDeque};
+    let (p, _) = read_definition(MODULI.as_bytes(), "moduli.json").unwrap();
+    let moves: Vec<_> = (0..p.moves.len())
+        .map(|m| ksolve::puzzle::MoveId(m as u16))
+        .collect();
+    // Every reachable position, in the order found.
+    let mut all = vec![p.solved.clone()];
+    let mut seen: HashSet<State> = all.iter().cloned().collect();
+    let mut i = 0;
+    while i < all.len() {
+        for &m in &moves {
+            let next = all[i].then(&p.mv(m).effect, &p.sets);
+            if seen.insert(next.clone()) {
+                all.push(next);
+            }
+        }
+        i += 1;
+    }
+    assert_eq!(all.len(), 3072, "4!/2 arrangements times 4^4 twists");
+    // Per label, its modulus (0: known).
+    let solved_mod = |s: &State, by_label: &[u8; 3]| {
+        (0..4).all(|h| {
+            let m = match by_label[p.solved.sets[0].perm[h] as usize] {
+                0 => 4,
+                m => m,
+            };
+            s.sets[0].perm[h] == p.solved.sets[0].perm[h] && s.sets[0].ori[h].is_multiple_of(m)
+        })
+    };
+    let bfs = |start: &State, by_label: &[u8; 3]| {
+        let mut queue = VecDeque::from([(start.clone(), 0u32)]);
+        let mut seen = HashSet::from([start.clone()]);
+        while let Some((s, d)) = queue.pop_front() {
+            if solved_mod(&s, by_label) {
+                return d;
+            }
+            for &m in &moves {
+                let next = s.then(&p.mv(m).effect, &p.sets);
+                if seen.insert(next.clone()) {
+                    queue.push_back((next, d + 1));
+                }
+            }
+        }
+        panic!("no goal reached");
+    };
+    let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 1 << 26));
+    let mut shorter = 0;
+    for by_label in [[2, 0, 2], [0, 2, 0], [2, 2, 2]] {
+        for start in all.iter().step_by(41) {
+            let s = &start.sets[0];
+            let mods: Vec<u8> = s.perm.iter().map(|&l| by_label[l as usize]).collect();
+            let json = format!(
+                r#"{{ "P": {{ "pieces": {:?}, "orientation": {:?}, "orientationMod": {mods:?} }} }}"#,
+                s.perm, s.ori
+            );
+            let scramble = read_pattern(json.as_bytes(), "p.json", "p", &p).unwrap();
+            let ScrambleSource::Position(t) = &scramble.source else {
+                panic!("{scramble:?}")
+            };
+            let o = solver
+                .solve(
+                    &t.state,
+                    &t.ignore,
+                    &scramble.settings,
+                    SolveOptions::default(),
+                    &Silent,
+                    |_, _| {},
+                )
+                .unwrap();
+            let want = bfs(start, &by_label);
+            assert_eq!(o.status, Status::Solved, "{json}");
+            assert_eq!(o.length, Some(want), "{json}");
+            for sol in &o.solutions {
+                assert!(
+                    solved_mod(&p.apply_sequence(start, sol), &by_label),
+                    "{json}"
+                );
+            }
+            // Knowing less shortens some solutions.
+            if want < bfs(start, &[0, 0, 0]) {
+                shorter += 1;
+            }
+        }
+    }
+    assert!(shorter > 10, "{shorter}");
 }

@@ -1,7 +1,8 @@
 //! Fuzz target for the KPuzzle JSON reader: any bytes must give a puzzle or an error,
-//! never a panic (deep nesting included); a puzzle that KPuzzle can express must write
-//! (`write_definition`) to JSON that reads back equal, and any bytes read as a KPattern
-//! against a small puzzle give a position or an error.
+//! never a panic (deep nesting included, and ksolve's extension object); every puzzle
+//! read must write (`write_definition`, which checks that its JSON reads back equal,
+//! extension included), and any bytes read as a KPattern against a small puzzle give a
+//! position or an error.
 #![no_main]
 
 use ksolve::kpuzzle::{read_definition, read_pattern, write_definition};
@@ -26,15 +27,9 @@ const SMALL: &str = r#"{
 fuzz_target!(|data: &[u8]| {
     match read_definition(data, "fuzz.kpuzzle.json") {
         Ok((puzzle, _warnings)) => {
-            if let Ok(export) = write_definition(&puzzle) {
-                let again = read_definition(export.json.as_bytes(), "written.json");
-                let (back, _) = again
-                    .unwrap_or_else(|e| panic!("written KPuzzle refused: {e}\n{}", export.json));
-                assert_eq!(
-                    back, puzzle,
-                    "written KPuzzle reads back different:\n{}",
-                    export.json
-                );
+            // A refusal here is a puzzle the reader makes that its JSON cannot say.
+            if let Err(e) = write_definition(&puzzle) {
+                panic!("a KPuzzle read does not write back: {e}");
             }
         }
         // Rendering the message must not panic either (it quotes arbitrary lines).

@@ -14,9 +14,10 @@ use std::path::PathBuf;
   ksolve export puzzles/2x2x2.def --kpuzzle > 2x2x2.kpuzzle.json
   ksolve export 3x3x3.kpuzzle.json -o 3x3x3.def     a KPuzzle as a ksolve+ definition
 
-A KPuzzle cannot hold guarded moves, blocks, moves without inverse, move costs,
-forbidden pairs, ignored pieces or goals that are sets: such a definition is refused
-with the feature named. The sticker map is left out, with a note.")]
+What KPuzzle cannot say (guarded moves, blocks, moves without inverse, move costs,
+forbidden pairs, ignored pieces, goals that are sets, SearchMoves, the sticker map,
+the board) goes into a \"ksolve\" object that cubing.js ignores, so the file reads
+back to the same puzzle.")]
 pub struct ExportArgs {
     /// The puzzle definition (ksolve+ `.def`, twsearch `.tws` or KPuzzle `.json`).
     pub def: PathBuf,
@@ -34,12 +35,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<u8> {
         errln!("warning: {w}");
     }
     let text = if args.kpuzzle {
-        let export = ksolve::kpuzzle::write_definition(&puzzle)
-            .with_context(|| format!("cannot export {}", args.def.display()))?;
-        for what in &export.left_out {
-            errln!("note: left out {what}");
-        }
-        export.json
+        ksolve::kpuzzle::write_definition(&puzzle)
+            .with_context(|| format!("cannot export {}", args.def.display()))?
+            .json
     } else {
         write_def(&puzzle)
     };

@@ -21,9 +21,9 @@ fn invalid(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Invalid(msg.into())
 }
 
-/// The widest text a tile may show: a board is drawn cell by cell, so this bounds a
-/// picture's width.
-const MAX_TILE_TEXT: usize = 8;
+// The widest text a tile may show belongs to the model, which every reader holds
+// boards to.
+use crate::puzzle::limits::MAX_TILE_TEXT;
 
 /// A label (1-based in the file) at word `t`, checked against the set's size.
 fn label(src: &Source, line: &Line, t: usize, size: usize) -> Result<u16, DefError> {

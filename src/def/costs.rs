@@ -9,9 +9,8 @@ use super::names::MoveNames;
 use crate::located::{DefError, ErrorKind};
 use crate::puzzle::{MoveId, Puzzle};
 
-/// The largest weight: pruning tables hold distances below 255, so a heavier move would
-/// only be "at least 254" to them; 100 leaves room for a few moves of any weight.
-pub const MAX_WEIGHT: u64 = 100;
+// The largest weight belongs to the model, which every reader holds costs to.
+use crate::puzzle::limits::MAX_WEIGHT;
 
 /// Sets the weights the `MoveCosts` rows give.
 pub(crate) fn apply(src: &Source, puzzle: &mut Puzzle, rows: &[Line]) -> Result<(), DefError> {

@@ -17,15 +17,15 @@
 
 use super::lex::{Line, Source};
 use crate::located::{DefError, ErrorKind};
-use crate::puzzle::stickers::{MapError, Slot, Sticker, StickerMap};
+use crate::puzzle::stickers::{Slot, Sticker, StickerMap};
 use crate::puzzle::Puzzle;
 
 fn invalid(msg: impl Into<String>) -> ErrorKind {
     ErrorKind::Invalid(msg.into())
 }
 
-/// The largest net row or column: a net is drawn cell by cell, so this bounds a picture.
-pub const MAX_NET_CELL: u64 = 999;
+// The largest net row or column belongs to the model, which every reader holds maps to.
+use crate::puzzle::limits::MAX_NET_CELL;
 
 /// A number in `lo..=hi` at word `t`.
 fn number(
@@ -226,21 +226,10 @@ pub(crate) fn read(
         .iter()
         .map(|r| sticker(src, puzzle, r))
         .collect::<Result<Vec<_>, _>>()?;
-    let moves: Vec<(&str, &crate::puzzle::Transform)> = puzzle
-        .base_moves
-        .iter()
-        .map(|m| (m.name.as_str(), &m.effect))
-        .collect();
-    let mut map = StickerMap::new(&puzzle.sets, &puzzle.solved, &moves, stickers).map_err(|e| {
+    let mut map = StickerMap::of_puzzle(puzzle, stickers).map_err(|e| {
         let line = e.sticker().map_or(opener, |i| rows[i]);
-        let mut msg = e.to_string();
         // Stickers are named by their lines in messages, not by their indices.
-        if let MapError::DuplicateSlot { first, .. } | MapError::DuplicateCell { first, .. } = e {
-            msg = msg.replace(
-                &format!("(sticker {first})"),
-                &format!("(line {})", rows[first].no),
-            );
-        }
+        let msg = e.message_naming(|i| format!("line {}", rows[i].no));
         src.err(line, 0, invalid(msg))
     })?;
     let mut given: Vec<&Line> = Vec::new();

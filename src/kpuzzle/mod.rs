@@ -4,8 +4,9 @@
 //!
 //! [`read_definition`] turns a KPuzzle into a [`Puzzle`] (orbits as sets, moves as
 //! base moves in file order, derived moves as aliases or moves of their own; see
-//! `read.rs` for each rule), [`write_definition`] writes a puzzle back, refusing what
-//! KPuzzle cannot express, and [`read_pattern`] reads a KPattern as a [`Scramble`].
+//! `read.rs` for each rule), [`write_definition`] writes a puzzle back, what KPuzzle
+//! cannot express in the `"ksolve"` extension object that cubing.js ignores (see
+//! `ext`), and [`read_pattern`] reads a KPattern as a [`Scramble`].
 //! Every refusal is a [`DefError`] at the file, line and column of the offending JSON
 //! value, with the line quoted, as the ksolve+ reader reports. `def` hands a definition
 //! or scramble file here when its first character opens a JSON object, so every command
@@ -29,6 +30,7 @@
 //! assert_eq!(back, puzzle);
 //! ```
 
+mod ext;
 mod json;
 mod pattern;
 mod read;

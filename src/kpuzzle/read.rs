@@ -12,8 +12,11 @@
 //! `orientationMod`, the modulus its orientations are known by, is one per orbit: 1
 //! ignores the orbit's orientations (ksolve+'s `Ignore`), a proper divisor `m` reads the
 //! orbit with `m` orientations (every twist reduced modulo `m`, which is well defined
-//! because `m` divides the orbit's count).
+//! because `m` divides the orbit's count). The `"ksolve"` extension object (see `ext`)
+//! adds what KPuzzle cannot say: directed and guarded moves are read with the moves,
+//! the rest once the puzzle is assembled.
 
+use super::ext::{Ext, PROPERTY};
 use super::json::{get, props, unique, Doc};
 use crate::alg::{parse as parse_alg, AlgLine, MoveNames};
 use crate::located::{DefError, Warning};
@@ -24,8 +27,15 @@ use crate::puzzle::{order, IgnoreMask, MoveId, Puzzle, SetDef, SetState, Transfo
 use jsonc_parser::ast::Value;
 use std::collections::HashMap;
 
-/// The top-level properties of a KPuzzle definition.
-const KNOWN: [&str; 5] = ["name", "orbits", "defaultPattern", "moves", "derivedMoves"];
+/// The top-level properties of a KPuzzle definition, ksolve's extension included.
+const KNOWN: [&str; 6] = [
+    "name",
+    "orbits",
+    "defaultPattern",
+    "moves",
+    "derivedMoves",
+    PROPERTY,
+];
 
 /// The most derived moves a definition may give: they are read in rounds, each trying
 /// every derived move not yet read, so the work grows with the square of their number
@@ -99,6 +109,8 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
     let moves_value = doc.field(root, "moves", "the definition")?;
     let moves_obj = doc.object(moves_value, "the moves, by name")?;
     unique(&doc, moves_obj, "move")?;
+    let ext = Ext::open(&doc, root)?;
+    let extras = ext.moves(&doc, &sets, moves_obj)?;
     for (mname, at, v) in props(moves_obj) {
         check_name(&doc, mname, at, true)?;
         let effect = read_transformation(&doc, v, mname, &orbits)?;
@@ -108,7 +120,7 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
                 format!("move `{mname}` changes nothing: expected a move that moves or twists some piece"),
             ));
         }
-        moves.push(&doc, mname, effect, at)?;
+        moves.push(&doc, mname, effect, at, extras.directed(mname))?;
     }
     if moves.base.is_empty() {
         return Err(doc.err(
@@ -196,7 +208,15 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
                             alias_at.push(at);
                         }
                     }
-                    None => moves.push(&doc, dname, effect, at)?,
+                    // A move made of guarded moves would need the guards of every
+                    // step, in the positions between them: not a guard of one position.
+                    None if extras.has_guards() => {
+                        return Err(doc.err(
+                            at,
+                            format!("derived move `{dname}` is a move of its own in a definition with guarded moves: expected each move written out in `moves` with its own guard"),
+                        ))
+                    }
+                    None => moves.push(&doc, dname, effect, at, false)?,
                 }
             }
             if left.len() == before {
@@ -216,8 +236,9 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
             }
         }
     }
-    let puzzle = build(&moves, &aliases);
+    let mut puzzle = build(&moves, &aliases);
     check_distinct(&doc, &puzzle, &moves.at, &alias_at)?;
+    ext.finish(&doc, &mut puzzle, extras, &mut warnings)?;
     Ok((puzzle, warnings))
 }
 
@@ -240,8 +261,12 @@ impl Moves<'_> {
         name: &str,
         effect: Transform,
         at: usize,
+        directed: bool,
     ) -> Result<(), DefError> {
-        let powers = order(&effect, self.sets).saturating_sub(1).max(1) as usize;
+        let powers = match directed {
+            true => 1,
+            false => order(&effect, self.sets).saturating_sub(1).max(1) as usize,
+        };
         let total = self.total + powers;
         if total > MAX_MOVES || total.saturating_mul(self.positions) > MAX_MOVE_ENTRIES {
             return Err(doc.err(
@@ -254,7 +279,7 @@ impl Moves<'_> {
         }
         self.total = total;
         self.base
-            .push((name.to_string(), effect.to_ksolve(), false));
+            .push((name.to_string(), effect.to_ksolve(), directed));
         self.at.push(at);
         Ok(())
     }

@@ -178,6 +178,102 @@ fn orientation_modulus_one_ignores_and_a_divisor_reduces() {
     );
 }
 
+/// The tiny puzzle with four orientations, and with orientation ignorable at position 0
+/// only (the extension's `ignore`).
+fn four() -> Puzzle {
+    read(
+        &tiny(r#", "ksolve": { "ignore": { "P": { "pieces": [0, 0, 0], "orientation": [1, 0, 0] } } }"#)
+            .replace("\"numOrientations\": 2", "\"numOrientations\": 4")
+            .replace("[1, 1, 0] }", "[1, 3, 0] }"),
+    )
+    .unwrap()
+}
+
+/// A pattern's modulus travels with its piece, as in cubing.js: it applies at the
+/// piece's home, where the solved state puts it.
+#[test]
+fn pattern_moduli_apply_where_the_piece_ends() {
+    let p = four();
+    let with = |pieces: &str, mods: &str| {
+        pattern(
+            &p,
+            &format!(
+                r#"{{ "P": {{ "pieces": {pieces}, "orientation": [0, 1, 0], "orientationMod": {mods} }} }}"#
+            ),
+        )
+    };
+    // Piece 0 stands at position 1, its twist known modulo 2: the goal is the solved
+    // state with position 0 twisted 0 or 2.
+    let s = with("[1, 0, 2]", "[0, 2, 0]").unwrap();
+    let goal = s.settings.goal.as_ref().unwrap();
+    let oris: Vec<&[u8]> = goal
+        .positions
+        .iter()
+        .map(|g| &g.target.state.sets[0].ori[..])
+        .collect();
+    assert_eq!(oris, [[0, 0, 0], [2, 0, 0]]);
+    // Known (0 or 4) everywhere: the definition's goal.
+    assert!(with("[1, 0, 2]", "[0, 4, 0]")
+        .unwrap()
+        .settings
+        .goal
+        .is_none());
+    // Unknown (1): ignored at position 0, which `Ignore` allows, not at position 1.
+    let s = with("[1, 0, 2]", "[0, 1, 0]").unwrap();
+    let ScrambleSource::Position(t) = &s.source else {
+        panic!("{s:?}")
+    };
+    assert_eq!(t.ignore[0].ori, [true, false, false]);
+    let e = with("[1, 0, 2]", "[1, 0, 0]").unwrap_err();
+    assert!(e.to_string().contains("ends at position 1"), "{e}");
+    let e = with("[1, 0, 2]", "[0, 3, 0]").unwrap_err();
+    assert!(e.to_string().contains("does not divide the 4"), "{e}");
+    assert_eq!(e.col, 79, "{e}");
+}
+
+#[test]
+fn pattern_moduli_of_interchangeable_pieces_agree_and_are_bounded() {
+    let two = tiny("").replacen("\"pieces\": [0, 1, 2]", "\"pieces\": [0, 1, 1]", 1);
+    let p = read(
+        &two.replace("\"numOrientations\": 2", "\"numOrientations\": 4")
+            .replace("[1, 1, 0] }", "[1, 3, 0] }"),
+    )
+    .unwrap();
+    let e = pattern(
+        &p,
+        r#"{ "P": { "pieces": [0, 1, 1], "orientation": [0, 0, 0], "orientationMod": [0, 2, 0] } }"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("share one modulus"), "{e}");
+    // Both copies known modulo 2: either may end at either home.
+    let s = pattern(
+        &p,
+        r#"{ "P": { "pieces": [1, 0, 1], "orientation": [0, 0, 1], "orientationMod": [2, 0, 2] } }"#,
+    )
+    .unwrap();
+    assert_eq!(s.settings.goal.as_ref().unwrap().positions.len(), 4);
+    // Thirteen pieces of four orientations known modulo 2 make 2^13 goal positions.
+    let n = 13;
+    let ids: Vec<usize> = (0..n).collect();
+    let zeros = vec![0; n];
+    let big = format!(
+        r#"{{ "orbits": [{{ "orbitName": "P", "numPieces": {n}, "numOrientations": 4 }}],
+  "defaultPattern": {{ "P": {{ "pieces": {ids:?}, "orientation": {zeros:?} }} }},
+  "moves": {{ "A": {{ "P": {{ "permutation": {:?}, "orientationDelta": {zeros:?} }} }} }} }}"#,
+        (1..n).chain([0]).collect::<Vec<_>>()
+    );
+    let p = read(&big).unwrap();
+    let e = pattern(
+        &p,
+        &format!(r#"{{ "P": {{ "pieces": {ids:?}, "orientation": {zeros:?}, "orientationMod": {:?} }} }}"#, vec![2; n]),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("more than 4096 goal positions"),
+        "{e}"
+    );
+}
+
 #[test]
 fn unknown_properties_are_warned_about() {
     let text = tiny("").replacen("\"name\"", "\"colour\": 3,\n  \"name\"", 1);

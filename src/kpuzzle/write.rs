@@ -2,38 +2,75 @@
 //! to the same puzzle: sets as orbits, the solved state as `defaultPattern` (a set
 //! whose orientations the definition ignores everywhere gets an `orientationMod` of 1),
 //! base moves in their order as `moves`, and aliases as `derivedMoves`. What KPuzzle
-//! cannot say (guards, blocks, directed moves, costs, forbidden pairs, ignored pieces,
-//! goals that are sets) is refused with its name rather than dropped, since the file
-//! would describe another puzzle; the sticker map, which only draws positions, is left
-//! out and said so.
+//! cannot say (guards, blocks, directed moves, costs, forbidden pairs, partial ignore
+//! masks, goals that are sets, searched moves, the sticker map, the board) goes into
+//! the `"ksolve"` extension object (see `ext`), which cubing.js ignores; a puzzle
+//! without any of it is written without the object.
 //!
 //! The JSON is written by hand rather than through a map, because a KPuzzle's moves are
-//! an object whose order is the order ksolve searches them in.
+//! an object whose order is the order ksolve searches them in. The written file is read
+//! back before it is handed out, and a puzzle that would read back different (one built
+//! by hand, whose name or aliases no reader makes) is refused with the first difference
+//! named, so that an export never describes another puzzle.
 
+use super::ext::write_extension;
 use crate::puzzle::Puzzle;
 use std::fmt::Write;
 
 /// Why a puzzle cannot be written as a KPuzzle.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "this puzzle cannot be written as a KPuzzle: it has {0}, which KPuzzle JSON cannot express"
-)]
+#[error("this puzzle cannot be written as a KPuzzle that reads back the same: {0}")]
 pub struct ExportError(pub String);
 
-/// A written KPuzzle definition and what it leaves out.
+/// A written KPuzzle definition.
 pub struct Export {
     pub json: String,
-    /// Parts of the definition the JSON does not carry, in words (the sticker map).
-    pub left_out: Vec<String>,
 }
 
-/// Writes `puzzle` as KPuzzle JSON, or says which of its features KPuzzle cannot hold.
+/// Writes `puzzle` as KPuzzle JSON, or says why the JSON would not read back to it.
 pub fn write_definition(puzzle: &Puzzle) -> Result<Export, ExportError> {
-    refuse_what_kpuzzle_cannot_say(puzzle)?;
-    let mut out = String::from("{\n");
-    if let Some(name) = &puzzle.name {
-        let _ = writeln!(out, "  \"name\": {},", quote(name));
+    let json = write_json(puzzle);
+    match super::read_definition(json.as_bytes(), "the written KPuzzle") {
+        Ok((back, _)) if back == *puzzle => Ok(Export { json }),
+        Ok((back, _)) => Err(ExportError(first_difference(puzzle, &back))),
+        Err(e) => Err(ExportError(format!("the written JSON is refused: {e}"))),
     }
+}
+
+/// The first part, in words, in which `back` differs from `puzzle`.
+fn first_difference(puzzle: &Puzzle, back: &Puzzle) -> String {
+    let parts: [(&str, bool); 12] = [
+        ("the name", puzzle.name == back.name),
+        ("the sets", puzzle.sets == back.sets),
+        ("the solved state", puzzle.solved == back.solved),
+        (
+            "the moves",
+            puzzle.base_moves == back.base_moves && puzzle.moves == back.moves,
+        ),
+        ("the aliases", puzzle.aliases == back.aliases),
+        ("the ignore masks", puzzle.ignore == back.ignore),
+        ("the blocks", puzzle.blocks == back.blocks),
+        ("the forbidden pairs", puzzle.forbidden == back.forbidden),
+        ("the guards", puzzle.guards == back.guards),
+        (
+            "the goal",
+            puzzle.free == back.free && puzzle.rules == back.rules,
+        ),
+        ("the searched moves", puzzle.searched == back.searched),
+        ("the board", puzzle.board == back.board),
+    ];
+    match parts.iter().find(|(_, same)| !same) {
+        Some((what, _)) => format!("{what} would read back different"),
+        None => "the sticker map would read back different".to_string(),
+    }
+}
+
+/// The KPuzzle JSON of `puzzle`, with the extension object when it needs one.
+fn write_json(puzzle: &Puzzle) -> String {
+    let mut out = String::from("{\n");
+    // cubing.js requires a name; an empty one reads back as none.
+    let name = puzzle.name.as_deref().unwrap_or("");
+    let _ = writeln!(out, "  \"name\": {},", quote(name));
     let orbits = puzzle.sets.iter().map(|set| {
         format!(
             "    {{ \"orbitName\": {}, \"numPieces\": {}, \"numOrientations\": {} }}",
@@ -83,65 +120,11 @@ pub fn write_definition(puzzle: &Puzzle) -> Result<Export, ExportError> {
             .map(|(name, id)| format!("    {}: {}", quote(name), quote(&puzzle.mv(*id).name)));
         let _ = write!(out, ",\n  \"derivedMoves\": {{\n{}\n  }}", lines(derived));
     }
+    if let Some(ext) = write_extension(puzzle, &|k| ori_ignored(puzzle, k)) {
+        let _ = write!(out, ",\n{ext}");
+    }
     out.push_str("\n}\n");
-    let mut left_out = Vec::new();
-    if puzzle.stickers.is_some() {
-        left_out
-            .push("the sticker map (`Stickers`), which KPuzzle JSON has no place for".to_string());
-    }
-    if puzzle.unsearched().next().is_some() {
-        left_out.push(
-            "which moves searches use (`SearchMoves`): a KPuzzle's searches use every move"
-                .to_string(),
-        );
-    }
-    Ok(Export {
-        json: out,
-        left_out,
-    })
-}
-
-/// The first feature of `puzzle`, in words, that a KPuzzle cannot express.
-fn refuse_what_kpuzzle_cannot_say(puzzle: &Puzzle) -> Result<(), ExportError> {
-    let refuse = |what: &str| Err(ExportError(what.to_string()));
-    // Guards and blocks first: a sliding puzzle's moves are one-way because they are
-    // guarded, and the guard is what the file would lose.
-    if puzzle.has_guards() {
-        return refuse("guarded moves (`When`)");
-    }
-    if !puzzle.blocks.is_empty() {
-        return refuse("blocks (`Block`)");
-    }
-    if let Some(b) = puzzle.base_moves.iter().find(|b| b.directed) {
-        return refuse(&format!(
-            "a move that cannot be undone (`{}`, `noinverse`)",
-            b.name
-        ));
-    }
-    if puzzle.has_weights() {
-        return refuse("move costs (`MoveCosts`)");
-    }
-    if puzzle.forbidden.iter().any(|&f| f) {
-        return refuse("forbidden move pairs (`ForbiddenPairs`, `ForbiddenGroups`)");
-    }
-    if puzzle.free.iter().flatten().any(|&f| f) || !puzzle.rules.is_empty() {
-        return refuse("a goal that is a set of positions (`?N` in `Solved`, `Require`)");
-    }
-    for (i, mask) in puzzle.ignore.iter().enumerate() {
-        if mask.perm.iter().any(|&b| b) {
-            return refuse(&format!(
-                "ignored pieces in set `{}` (`Ignore`)",
-                puzzle.sets[i].name
-            ));
-        }
-        if mask.ori.iter().any(|&b| b) && !ori_ignored(puzzle, i) {
-            return refuse(&format!(
-                "orientations ignored at some positions of set `{}` only (`Ignore`)",
-                puzzle.sets[i].name
-            ));
-        }
-    }
-    Ok(())
+    out
 }
 
 /// Whether the definition ignores the orientation of every position of set `set`.
@@ -152,7 +135,7 @@ fn ori_ignored(puzzle: &Puzzle, set: usize) -> bool {
         .is_some_and(|m| !m.ori.is_empty() && m.ori.iter().all(|&b| b))
 }
 
-fn quote(s: &str) -> String {
+pub(super) fn quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
 }
 
@@ -161,7 +144,7 @@ fn lines(entries: impl Iterator<Item = String>) -> String {
     entries.collect::<Vec<_>>().join(",\n")
 }
 
-fn list<T: std::fmt::Display>(values: &[T]) -> String {
+pub(super) fn list<T: std::fmt::Display>(values: &[T]) -> String {
     let items: Vec<String> = values.iter().map(ToString::to_string).collect();
     format!("[{}]", items.join(", "))
 }

@@ -15,3 +15,13 @@ pub const MAX_MOVES: usize = 4096;
 /// move is stored whole, so this bounds the memory a definition can ask for. A
 /// 7x7x7 cube needs about 25,000.
 pub const MAX_MOVE_ENTRIES: usize = 1 << 24;
+/// The largest move cost (`MoveCosts`): pruning tables hold distances below 255, so a
+/// heavier move would only be "at least 254" to them; 100 leaves room for a few moves of
+/// any weight.
+pub const MAX_WEIGHT: u64 = 100;
+/// The largest net row or column of a sticker map: a net is drawn cell by cell, so this
+/// bounds a picture.
+pub const MAX_NET_CELL: u64 = 999;
+/// The widest text a board's tile may show: a board is drawn cell by cell, so this
+/// bounds a picture's width.
+pub const MAX_TILE_TEXT: usize = 8;

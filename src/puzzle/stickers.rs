@@ -10,7 +10,7 @@
 //! face of every piece carries which colour. Nothing here knows a file; `def::stickers`
 //! reads the `Stickers ... End` block and locates the errors of [`MapError`] in it.
 
-use super::{SetDef, State, Transform};
+use super::{Puzzle, SetDef, State, Transform};
 
 /// The piece face a sticker looks at: a slot of a position of a set (0-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,6 +88,18 @@ impl MapError {
             MapError::MissingSlot { .. } | MapError::Empty => None,
         }
     }
+
+    /// The message, with the earlier sticker it names called `name(index)` (its line in
+    /// the file that gave it) rather than by its index.
+    pub fn message_naming(&self, name: impl Fn(usize) -> String) -> String {
+        let msg = self.to_string();
+        match self {
+            MapError::DuplicateSlot { first, .. } | MapError::DuplicateCell { first, .. } => {
+                msg.replace(&format!("sticker {first})"), &format!("{})", name(*first)))
+            }
+            _ => msg,
+        }
+    }
 }
 
 /// A validated sticker map. Its stickers keep the order they were given in, which is
@@ -105,6 +117,17 @@ pub struct StickerMap {
 }
 
 impl StickerMap {
+    /// Checks `stickers` against `puzzle`'s sets, solved state and base moves (see
+    /// [`StickerMap::new`]), as every reader of a sticker map does.
+    pub fn of_puzzle(puzzle: &Puzzle, stickers: Vec<Sticker>) -> Result<StickerMap, MapError> {
+        let moves: Vec<(&str, &Transform)> = puzzle
+            .base_moves
+            .iter()
+            .map(|m| (m.name.as_str(), &m.effect))
+            .collect();
+        StickerMap::new(&puzzle.sets, &puzzle.solved, &moves, stickers)
+    }
+
     /// Checks `stickers` against the puzzle's sets, solved state and moves (given as
     /// `(name, effect)` in the stored, destination-indexed form): every slot shown once,
     /// one sticker per cell, pieces whose faces differ, and moves that carry each face's

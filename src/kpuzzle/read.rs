@@ -9,10 +9,10 @@
 //! `derivedMoves`, algorithms in cubing.js notation over the other moves: an alias
 //! where the algorithm equals a move or one of its powers (`Rw` for `r`), else a move of
 //! its own, as twsearch's `MoveSequence` (`z` as `[x: y]`). An orbit's
-//! `orientationMod`, the modulus its orientations are known by, is one per orbit: 1
-//! ignores the orbit's orientations (ksolve+'s `Ignore`), a proper divisor `m` reads the
-//! orbit with `m` orientations (every twist reduced modulo `m`, which is well defined
-//! because `m` divides the orbit's count). The `"ksolve"` extension object (see `ext`)
+//! `orientationMod`, the modulus its orientations are known by, is one per orbit: a
+//! divisor `m` reads the orbit with `m` orientations (every twist reduced modulo `m`,
+//! which is well defined because `m` divides the orbit's count), so 1 drops the orbit's
+//! twists altogether, as cubing.js's goal does (the 3x3x3's centres). The `"ksolve"` extension object (see `ext`)
 //! adds what KPuzzle cannot say: directed and guarded moves are read with the moves,
 //! the rest once the puzzle is assembled.
 
@@ -48,8 +48,6 @@ struct Orbit {
     /// The orientations the file gives (`numOrientations`): twists are checked against
     /// it before they are reduced to `def.orientations`.
     given: u8,
-    /// Every orientation of the orbit is ignored (`orientationMod` of 1).
-    ignored: bool,
 }
 
 /// Reads a KPuzzle definition (`*.kpuzzle.json`) held in memory; `file` names it in
@@ -95,7 +93,7 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
         .iter()
         .map(|o| IgnoreMask {
             perm: vec![false; o.def.size],
-            ori: vec![o.ignored; o.def.size],
+            ori: vec![false; o.def.size],
         })
         .collect();
     let positions: usize = sets.iter().map(|s| s.size).sum();
@@ -347,7 +345,6 @@ fn read_orbits(doc: &Doc<'_>, v: &Value<'_>) -> Result<Vec<Orbit>, DefError> {
                 orientations: n as u8,
             },
             given: n as u8,
-            ignored: false,
         });
     }
     Ok(orbits)
@@ -395,11 +392,7 @@ fn read_default_pattern(
                     ),
                 ));
             }
-            if m == 1 {
-                orbit.ignored = true;
-            } else {
-                orbit.def.orientations = m as u8;
-            }
+            orbit.def.orientations = m as u8;
         }
         let n = orbit.def.orientations as u64;
         sets.push(SetState {

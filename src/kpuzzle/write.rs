@@ -1,9 +1,7 @@
 //! Writing a puzzle as a KPuzzle definition, which [`super::read_definition`] reads back
-//! to the same puzzle: sets as orbits, the solved state as `defaultPattern` (a set
-//! whose orientations the definition ignores everywhere gets an `orientationMod` of 1),
-//! base moves in their order as `moves`, and aliases as `derivedMoves`. What KPuzzle
-//! cannot say (guards, blocks, directed moves, costs, forbidden pairs, partial ignore
-//! masks, goals that are sets, searched moves, the sticker map, the board) goes into
+//! to the same puzzle: sets as orbits, the solved state as `defaultPattern`, base moves in their order as `moves`, and aliases as `derivedMoves`. What KPuzzle
+//! cannot say (guards, blocks, directed moves, costs, forbidden pairs, ignore masks
+//! (which only allow a scramble's `?`, where an `orientationMod` changes the goal), goals that are sets, searched moves, the sticker map, the board) goes into
 //! the `"ksolve"` extension object (see `ext`), which cubing.js ignores; a puzzle
 //! without any of it is written without the object.
 //!
@@ -80,25 +78,18 @@ fn write_json(puzzle: &Puzzle) -> String {
         )
     });
     let _ = write!(out, "  \"orbits\": [\n{}\n  ],\n", lines(orbits));
-    let pattern =
-        puzzle
-            .sets
-            .iter()
-            .zip(&puzzle.solved.sets)
-            .enumerate()
-            .map(|(i, (set, state))| {
-                // Orientations ignored at every position are known modulo 1.
-                let modulus = match ori_ignored(puzzle, i) {
-                    true => format!(", \"orientationMod\": {}", list(&vec![1u8; set.size])),
-                    false => String::new(),
-                };
-                format!(
-                    "    {}: {{ \"pieces\": {}, \"orientation\": {}{modulus} }}",
-                    quote(&set.name),
-                    list(&state.perm),
-                    list(&state.ori)
-                )
-            });
+    let pattern = puzzle
+        .sets
+        .iter()
+        .zip(&puzzle.solved.sets)
+        .map(|(set, state)| {
+            format!(
+                "    {}: {{ \"pieces\": {}, \"orientation\": {} }}",
+                quote(&set.name),
+                list(&state.perm),
+                list(&state.ori)
+            )
+        });
     let _ = write!(out, "  \"defaultPattern\": {{\n{}\n  }},\n", lines(pattern));
     let moves = puzzle.base_moves.iter().map(|base| {
         let effect = &puzzle.mv(base.powers[0]).effect;
@@ -120,19 +111,11 @@ fn write_json(puzzle: &Puzzle) -> String {
             .map(|(name, id)| format!("    {}: {}", quote(name), quote(&puzzle.mv(*id).name)));
         let _ = write!(out, ",\n  \"derivedMoves\": {{\n{}\n  }}", lines(derived));
     }
-    if let Some(ext) = write_extension(puzzle, &|k| ori_ignored(puzzle, k)) {
+    if let Some(ext) = write_extension(puzzle) {
         let _ = write!(out, ",\n{ext}");
     }
     out.push_str("\n}\n");
     out
-}
-
-/// Whether the definition ignores the orientation of every position of set `set`.
-fn ori_ignored(puzzle: &Puzzle, set: usize) -> bool {
-    puzzle
-        .ignore
-        .get(set)
-        .is_some_and(|m| !m.ori.is_empty() && m.ori.iter().all(|&b| b))
 }
 
 pub(super) fn quote(s: &str) -> String {

@@ -1,6 +1,6 @@
 //! The extension's word on the goal: positions it leaves free (`free`, ksolve+'s `?N` in
 //! `Solved`), the rules a well-formed position keeps (`require`), and what scrambles
-//! may leave unsolved (`ignore`, beyond an `orientationMod` of 1 for a whole orbit).
+//! may leave unsolved (`ignore`).
 //!
 //! As ksolve+'s reader does, a free position may be left unsolved by any scramble, and
 //! a goal the rules leave without a position is refused, so that no search, count or

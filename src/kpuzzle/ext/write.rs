@@ -1,7 +1,7 @@
 //! Writing the extension object: each property only when the puzzle needs it, and
 //! nothing at all for a puzzle KPuzzle says whole, so that cubing.js users get a plain
-//! file. What the KPuzzle part already says (an `orientationMod` of 1 for a whole
-//! orbit, the positions a move moves or twists) is not repeated.
+//! file. What the KPuzzle part already says (the positions a move moves or twists) is
+//! not repeated.
 
 use super::PROPERTY;
 use crate::kpuzzle::write::{list, quote};
@@ -9,9 +9,8 @@ use crate::puzzle::{Cond, Puzzle, Transform};
 use std::fmt::Write;
 
 /// The extension property of `puzzle`'s KPuzzle definition (indented as a top-level
-/// property, without a trailing comma), or `None` when KPuzzle says it all. `ori_ignored`
-/// tells whether the KPuzzle part ignores a set's orientations (`orientationMod` 1).
-pub fn write_extension(puzzle: &Puzzle, ori_ignored: &dyn Fn(usize) -> bool) -> Option<String> {
+/// property, without a trailing comma), or `None` when KPuzzle says it all.
+pub fn write_extension(puzzle: &Puzzle) -> Option<String> {
     let mut props: Vec<String> = Vec::new();
     let mut add = |name: &str, value: String| props.push(format!("    {}: {value}", quote(name)));
     let base_name = |b: usize| quote(&puzzle.base_moves[b].name);
@@ -83,8 +82,7 @@ pub fn write_extension(puzzle: &Puzzle, ori_ignored: &dyn Fn(usize) -> bool) -> 
             // What the KPuzzle part and `free` say already.
             let mask = &puzzle.ignore[k];
             let free = |p: usize| puzzle.free.get(k).is_some_and(|f| f[p]);
-            (0..puzzle.sets[k].size)
-                .any(|p| mask.perm[p] != free(p) || mask.ori[p] != ori_ignored(k))
+            (0..puzzle.sets[k].size).any(|p| mask.perm[p] != free(p) || mask.ori[p])
         })
         .map(|k| {
             let bits = |v: &[bool]| list(&v.iter().map(|&b| u8::from(b)).collect::<Vec<_>>());

@@ -14,7 +14,8 @@
 //! which this crate cannot reach; it is tested by `tests/hostile_cli.rs`.
 #![no_main]
 
-use ksolve::def::{format_state, parse_puzzle};
+use ksolve::def::parse_puzzle;
+use ksolve::picture::{self, Look};
 use ksolve::play::command::{self, Command};
 use ksolve::play::macros::MAX_MACRO_MOVES;
 use ksolve::play::{PlayError, Session, Setup, MAX_GAME_MOVES, MAX_LINE_MOVES};
@@ -99,10 +100,13 @@ fn moves_made(s: &Session) -> usize {
 
 /// What the front end draws after a line that asks for it.
 fn draw(puzzle: &Puzzle, s: &Session) {
+    let look = Look {
+        ansi: false,
+        lettering: s.lettering().cloned(),
+    };
     let picture = match (&puzzle.stickers, s.entered_letters()) {
-        (Some(map), Some(letters)) => draw::text(map, letters, false),
-        (Some(map), None) => draw::text(map, &map.colours(&puzzle.sets, s.state()), false),
-        (None, _) => format_state(puzzle, s.state()),
+        (Some(map), Some(letters)) => draw::text(map, letters, letters, false),
+        _ => picture::text(puzzle, s.state(), &look),
     };
     drop(picture);
     drop(s.status());

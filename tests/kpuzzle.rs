@@ -105,6 +105,11 @@ fn the_3x3x3_matches_ksolve_s() {
     let by_faces = Group::generated_by(&k, &faces).unwrap().order().to_string();
     assert_eq!(group_order(&ours), "43252003274489856000");
     assert_eq!(by_faces, "43252003274489856000");
+    // All its moves (slices and rotations too): the group of ksolve's 3x3x3 with slices
+    // and rotations, which `check` prints for both.
+    let (slices, _) = load_puzzle(root.join("puzzles/3x3x3_slices.def")).unwrap();
+    assert_eq!(group_order(&k), group_order(&slices));
+    assert_eq!(group_order(&k), "1038048078587756544000");
 }
 
 /// Every shipped puzzle, written as a KPuzzle and read back, is the same puzzle (moves,

@@ -1,6 +1,7 @@
 //! JSON with positions: the document parsed by jsonc-parser into a tree whose every
 //! node knows where it stands, and the readers' refusals located at `FILE:LINE:COL`
-//! with the line quoted, as every other reader of ksolve reports.
+//! with the line quoted, as every other reader of ksolve reports; and the two small
+//! helpers the writers share ([`quote`], [`list`]).
 //!
 //! The grammar is strict JSON (no comments, no trailing commas, quoted names), as
 //! cubing.js's `JSON.parse` reads it. Nesting is limited before parsing
@@ -270,4 +271,15 @@ fn kind(v: &Value<'_>) -> &'static str {
         Value::Array(_) => "an array",
         Value::NullKeyword(_) => "null",
     }
+}
+
+/// A string as a JSON string literal, for the writers.
+pub(super) fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+/// Numbers as a JSON array on one line, for the writers.
+pub(super) fn list<T: std::fmt::Display>(values: &[T]) -> String {
+    let items: Vec<String> = values.iter().map(ToString::to_string).collect();
+    format!("[{}]", items.join(", "))
 }

@@ -12,6 +12,7 @@
 //! named, so that an export never describes another puzzle.
 
 use super::ext::write_extension;
+use super::json::{list, quote};
 use crate::puzzle::Puzzle;
 use std::fmt::Write;
 
@@ -118,16 +119,7 @@ fn write_json(puzzle: &Puzzle) -> String {
     out
 }
 
-pub(super) fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
-}
-
 /// JSON entries, one per line, separated by commas.
 fn lines(entries: impl Iterator<Item = String>) -> String {
     entries.collect::<Vec<_>>().join(",\n")
-}
-
-pub(super) fn list<T: std::fmt::Display>(values: &[T]) -> String {
-    let items: Vec<String> = values.iter().map(ToString::to_string).collect();
-    format!("[{}]", items.join(", "))
 }

@@ -127,7 +127,7 @@ fn tile(doc: &Doc<'_>, v: &Value<'_>) -> Result<Tile, DefError> {
 
 /// The board as the extension writes it, one line.
 pub fn write(puzzle: &Puzzle, board: &Board) -> String {
-    use crate::kpuzzle::write::quote;
+    use crate::kpuzzle::json::quote;
     let mut out = format!(
         "{{ \"orbit\": {}, \"columns\": {}, \"rows\": {}",
         quote(&puzzle.sets[board.set].name),

@@ -4,7 +4,7 @@
 //! not repeated.
 
 use super::PROPERTY;
-use crate::kpuzzle::write::{list, quote};
+use crate::kpuzzle::json::{list, quote};
 use crate::puzzle::{Cond, Puzzle, Transform};
 use std::fmt::Write;
 

@@ -21,6 +21,16 @@ pub struct PermCoord {
     counts: Vec<u32>,
     len: usize,
     total: u64,
+    /// When every label but the last is carried by at most one piece (an additive
+    /// table's owned pieces and blank, then one wildcard for the rest) and the rank's
+    /// arithmetic fits 64 bits: the labels carried once, as bits. [`PermCoord::rank`]
+    /// then counts smaller labels with one population count and weighs them from
+    /// [`PermCoord::weights`], with no division.
+    singles: Option<u64>,
+    /// With `singles`: `weights[a * (w + 1) + j]` is `a! / j!` (0 where `a < j`), for
+    /// `a` below the length and `j` up to `w`, the last label's count: the arrangements
+    /// of `a` pieces of which `j` carry the last label and the rest one label each.
+    weights: Vec<u64>,
 }
 
 /// Why a coordinate could not be built.
@@ -40,10 +50,38 @@ impl PermCoord {
         }
         let total = multinomial(&counts, labels.len())
             .ok_or_else(|| CoordError::TooLarge(format!("{} pieces'", labels.len())))?;
+        let k = counts.len();
+        let fits = total
+            .checked_mul(labels.len() as u64 + 1)
+            .is_some_and(|limit| limit < u64::MAX / 2);
+        let singles = (fits && (1..=64).contains(&k) && counts[..k - 1].iter().all(|&c| c <= 1))
+            .then(|| {
+                (0..k - 1)
+                    .filter(|&v| counts[v] == 1)
+                    .fold(0u64, |m, v| m | 1 << v)
+            });
+        let mut weights = Vec::new();
+        if singles.is_some() {
+            let stride = counts[k - 1] as usize + 1;
+            weights = vec![0u64; labels.len() * stride];
+            for j in 0..stride {
+                // a! / j! for a from j up, each from the one before; every value is at
+                // most `total`, so none overflows.
+                let mut w = 1u64;
+                for a in j..labels.len() {
+                    if a > j {
+                        w *= a as u64;
+                    }
+                    weights[a * stride + j] = w;
+                }
+            }
+        }
         Ok(PermCoord {
             counts,
             len: labels.len(),
             total,
+            singles,
+            weights,
         })
     }
 
@@ -94,6 +132,9 @@ impl PermCoord {
     /// The rank of `perm`, which must hold exactly this coordinate's multiset of labels.
     pub fn rank(&self, perm: &[u16]) -> u64 {
         debug_assert_eq!(perm.len(), self.len);
+        if let Some(mask) = self.singles {
+            return self.rank_singles(mask, perm);
+        }
         let mut counts = [0u32; 64];
         let k = self.counts.len();
         if k <= 64 {
@@ -102,6 +143,33 @@ impl PermCoord {
         } else {
             rank_with(&mut self.counts.clone(), perm, self.total)
         }
+    }
+
+    /// [`PermCoord::rank`] where every label but the last is carried at most once
+    /// (`mask` holds those carried once). The arrangements that come before `perm` are,
+    /// at each position `i`, those that put a smaller label there: each of the `smaller`
+    /// singles still to place (the last label is the largest, so every single left is
+    /// smaller than it) leaves `a = len - i - 1` pieces of which `j` carry the last
+    /// label, `a! / j!` arrangements. The terms are independent, so no division and no
+    /// chain of products is needed.
+    #[inline]
+    fn rank_singles(&self, mut mask: u64, perm: &[u16]) -> u64 {
+        let last = self.counts.len() - 1;
+        let stride = self.counts[last] as usize + 1;
+        let mut j = self.counts[last] as usize;
+        let mut r = 0u64;
+        let n = perm.len();
+        // Labels are below 64 (the shape is only taken then), and the mask never holds
+        // the last label, so clearing `p`'s bit is right for every label: no branch for
+        // the search's unpredictable labels to mispredict.
+        for (i, &p) in perm.iter().enumerate() {
+            let bit = 1u64 << (p & 63);
+            let smaller = (mask & (bit - 1)).count_ones() as u64;
+            r += smaller * self.weights[(n - i - 1) * stride + j];
+            j -= usize::from(p as usize == last);
+            mask &= !bit;
+        }
+        r
     }
 
     /// The arrangement of rank `r` (< count()), written into `out` (length len()).

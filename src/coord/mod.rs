@@ -61,14 +61,17 @@ impl PermCoord {
                     .fold(0u64, |m, v| m | 1 << v)
             });
         let mut weights = Vec::new();
-        if singles.is_some() {
+        if let Some(mask) = singles {
             let stride = counts[k - 1] as usize + 1;
+            let s = mask.count_ones() as usize;
             weights = vec![0u64; labels.len() * stride];
             for j in 0..stride {
-                // a! / j! for a from j up, each from the one before; every value is at
-                // most `total`, so none overflows.
+                // a! / j! for a from j up, each from the one before. With j pieces of
+                // the last label left, at most s singles are left too, so a rank reads
+                // only a < j + s; those values are at most (w + s)! / w! = `total`, and
+                // the others stay 0.
                 let mut w = 1u64;
-                for a in j..labels.len() {
+                for a in j..labels.len().min(j + s) {
                     if a > j {
                         w *= a as u64;
                     }

@@ -149,6 +149,17 @@ impl<'a> Guards<'a> {
         })
     }
 
+    /// Whether the position with `key` may reach the goal within `left`: `bound(key) <=
+    /// left`, with the additive family's sums cut short once they pass `left` (the
+    /// search only asks this, for every child it tries).
+    #[inline]
+    pub(crate) fn within(&self, key: u128, left: u32) -> bool {
+        match (self.exact, self.additive) {
+            (None, Some(f)) => f.within_key(self.packer, key, left),
+            _ => self.bound(key) <= left,
+        }
+    }
+
     /// A lower bound on the cost from the position with `key` to the goal: its exact
     /// distance from the table, `u32::MAX` when the table does not list it (it cannot
     /// reach the goal), else the additive family's sum, 0 without either.

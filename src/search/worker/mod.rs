@@ -244,7 +244,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             None => (0, true),
             Some(g) => {
                 let k = g.packer.step(m, self.guard.path[level]);
-                (k, g.bound(k) <= left)
+                (k, g.within(k, left))
             }
         }
     }
@@ -252,8 +252,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     /// Writes the child of the node at `level` by move `m` into the next row.
     #[inline]
     fn advance(&mut self, level: usize, m: usize) {
-        if self.ctx.guards.is_some() {
-            self.guard.path[level + 1] = self.child_key(level, m, 0).0;
+        // Only the key: the caller has checked the child's bound already.
+        if let Some(g) = &self.ctx.guards {
+            self.guard.path[level + 1] = g.packer.step(m, self.guard.path[level]);
         }
         let (w, nm) = (self.ctx.width, self.ctx.nm);
         let (cur, next) = self.path.states.split_at_mut((level + 1) * w);

@@ -25,6 +25,17 @@ pub struct Mirror {
     pub label: Vec<u16>,
 }
 
+impl Mirror {
+    /// Writes into `out` the labels of the image of the position whose set shows
+    /// `labels` (`u16::MAX` for a label the solved state does not hold).
+    #[inline]
+    pub fn image(&self, labels: &[u16], out: &mut [u16]) {
+        for (i, &l) in labels.iter().enumerate() {
+            out[self.pos[i] as usize] = self.label.get(l as usize).copied().unwrap_or(u16::MAX);
+        }
+    }
+}
+
 /// The most search steps spent looking for mirrors: a board's neighbour graph pins a
 /// renumbering down after a few positions, so this is only a guard against odd graphs.
 const BUDGET: usize = 200_000;

@@ -471,9 +471,7 @@ impl Family {
             if best >= INFINITE {
                 break;
             }
-            for (i, &l) in labels.iter().enumerate() {
-                image[m.pos[i] as usize] = m.label.get(l as usize).copied().unwrap_or(u16::MAX);
-            }
+            m.image(labels, image);
             best = best.max(self.sum_labels(image));
         }
         best
@@ -482,6 +480,14 @@ impl Family {
     /// The sum of the tables' bounds for the set's labels `labels`.
     #[inline]
     fn sum_labels(&self, labels: &[u16]) -> u32 {
+        self.sum_upto(labels, INFINITE)
+    }
+
+    /// The sum of the tables' bounds for `labels`, [`INFINITE`] when some table says
+    /// the goal is out of reach; once the sum passes `cap` the rest is not looked up
+    /// and what was summed so far (more than `cap`) is returned.
+    #[inline]
+    fn sum_upto(&self, labels: &[u16], cap: u32) -> u32 {
         let mut arr = [0u16; MAX_POSITIONS];
         let arr = &mut arr[..labels.len()];
         let mut sum = 0u32;
@@ -494,8 +500,36 @@ impl Family {
                 return INFINITE;
             }
             sum += h;
+            if sum > cap {
+                break;
+            }
         }
         sum
+    }
+
+    /// Whether the family's bound for the set's labels `labels` is at most `left`,
+    /// stopping at the first table, and the first image, that passes it.
+    #[inline]
+    fn within_labels(&self, labels: &[u16], left: u32) -> bool {
+        if !self.sum_within(labels, left) {
+            return false;
+        }
+        let mut image = [0u16; MAX_POSITIONS];
+        let image = &mut image[..labels.len()];
+        for m in &self.plan.mirrors {
+            m.image(labels, image);
+            if !self.sum_within(image, left) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether the sum of the tables' bounds for `labels` is at most `left` (and none
+    /// says the goal is out of reach).
+    #[inline]
+    fn sum_within(&self, labels: &[u16], left: u32) -> bool {
+        self.sum_upto(labels, left) <= left
     }
 
     /// The family's bound for `state` (a position of the definition's puzzle).
@@ -514,6 +548,19 @@ impl Family {
         }
         packer.unpack(key, &mut labels[..npos], &mut oris[..npos]);
         self.bound_labels(&labels[self.offset..self.offset + self.size])
+    }
+
+    /// [`Family::bound_key`]` <= left`, computed only as far as needed.
+    #[inline]
+    pub(crate) fn within_key(&self, packer: &Packer, key: u128, left: u32) -> bool {
+        let mut labels = [0u16; MAX_POSITIONS];
+        let mut oris = [0u8; MAX_POSITIONS];
+        let npos = self.npos;
+        if npos > MAX_POSITIONS {
+            return true;
+        }
+        packer.unpack(key, &mut labels[..npos], &mut oris[..npos]);
+        self.within_labels(&labels[self.offset..self.offset + self.size], left)
     }
 
     /// Bytes the family's entries take.

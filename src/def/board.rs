@@ -13,6 +13,7 @@
 //! once the sets are known, and only changes how positions are drawn.
 
 use super::lex::{Line, Source};
+use super::names::known_sets;
 use crate::located::{DefError, ErrorKind};
 use crate::puzzle::board::{Board, Join, Side, Tile};
 use crate::puzzle::Puzzle;
@@ -61,14 +62,13 @@ pub(crate) fn read(
     }
     let set_word = &opener.toks[1].s;
     let Some(set) = puzzle.set_by_name(set_word) else {
-        let known: Vec<&str> = puzzle.sets.iter().map(|s| s.name.as_str()).collect();
         return Err(src.err(
             opener,
             1,
-            invalid(format!(
-                "unknown set `{set_word}`: expected one of {}",
-                known.join(", ")
-            )),
+            ErrorKind::UnknownSet {
+                found: set_word.to_string(),
+                known: known_sets(&puzzle.sets),
+            },
         ));
     };
     let size = puzzle.sets[set].size;

@@ -651,30 +651,12 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
             DefItem::Skipped(line) => b.skipped(&line),
             DefItem::Stickers(line, rows) => {
                 b.close_sets(&line);
-                if let Some((first, _)) = &b.stickers {
-                    return Err(src.err(
-                        &line,
-                        0,
-                        invalid(format!(
-                            "a second `Stickers` block: expected one sticker map (the first is at line {})",
-                            first.no
-                        )),
-                    ));
-                }
+                only_one(src, &b.stickers, &line, "Stickers", "one sticker map")?;
                 b.stickers = Some((line, rows));
             }
             DefItem::Board(line, rows) => {
                 b.close_sets(&line);
-                if let Some((first, _)) = &b.board {
-                    return Err(src.err(
-                        &line,
-                        0,
-                        invalid(format!(
-                            "a second `Board` block: expected one board (the first is at line {})",
-                            first.no
-                        )),
-                    ));
-                }
+                only_one(src, &b.board, &line, "Board", "one board")?;
                 b.board = Some((line, rows));
             }
         }
@@ -689,4 +671,26 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         ));
     };
     b.finish(&first)
+}
+
+/// Refuses a second block of a kind the definition may hold once (`Stickers`, `Board`),
+/// naming the line of the first.
+fn only_one(
+    src: &Source,
+    first: &Option<(Line, Vec<Line>)>,
+    line: &Line,
+    block: &str,
+    expected: &str,
+) -> Result<(), DefError> {
+    match first {
+        Some((first, _)) => Err(src.err(
+            line,
+            0,
+            invalid(format!(
+                "a second `{block}` block: expected {expected} (the first is at line {})",
+                first.no
+            )),
+        )),
+        None => Ok(()),
+    }
 }

@@ -46,16 +46,7 @@ pub fn mirrors(puzzle: &Puzzle, set: usize) -> Vec<Mirror> {
         return Vec::new();
     }
     let size = puzzle.sets[set].size;
-    let mut near = vec![false; size * size];
-    for mv in &puzzle.moves {
-        let src = &mv.effect.sets[set].perm;
-        let changed: Vec<usize> = (0..size).filter(|&i| src[i] as usize != i).collect();
-        for &a in &changed {
-            for &b in &changed {
-                near[a * size + b] |= a != b;
-            }
-        }
-    }
+    let near = super::neighbours(puzzle, set);
     let solved = &puzzle.solved.sets[set].perm;
     let mut found = Vec::new();
     let mut sigma = vec![usize::MAX; size];

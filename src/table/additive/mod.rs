@@ -279,6 +279,24 @@ pub fn partition(puzzle: &Puzzle, shape: &FamilyShape, size: usize) -> Option<Fa
     })
 }
 
+/// Which positions of set `set` are neighbours: `near[a * size + b]` when some move
+/// changes both `a` and `b` (a tile and the blank it slides into). The compact groups and
+/// the mirror images both read the board from it.
+fn neighbours(puzzle: &Puzzle, set: usize) -> Vec<bool> {
+    let size = puzzle.sets[set].size;
+    let mut near = vec![false; size * size];
+    for mv in &puzzle.moves {
+        let src = &mv.effect.sets[set].perm;
+        let changed: Vec<usize> = (0..size).filter(|&i| src[i] as usize != i).collect();
+        for &a in &changed {
+            for &b in &changed {
+                near[a * size + b] |= a != b;
+            }
+        }
+    }
+    near
+}
+
 /// Regroups the owned labels so that each group's pieces lie close together when
 /// solved, keeping the groups' sizes. Two positions are neighbours when one move changes
 /// both (a tile and the blank it slides into), and the distance of two positions is the
@@ -290,25 +308,14 @@ pub fn partition(puzzle: &Puzzle, shape: &FamilyShape, size: usize) -> Option<Fa
 fn compact(puzzle: &Puzzle, shape: &FamilyShape, groups: &mut [Vec<u16>]) {
     let size = puzzle.sets[shape.set].size;
     let solved = &puzzle.solved.sets[shape.set].perm;
-    let mut near: Vec<Vec<usize>> = vec![Vec::new(); size];
-    for mv in &puzzle.moves {
-        let src = &mv.effect.sets[shape.set].perm;
-        let changed: Vec<usize> = (0..size).filter(|&i| src[i] as usize != i).collect();
-        for &a in &changed {
-            for &b in &changed {
-                if a != b && !near[a].contains(&b) {
-                    near[a].push(b);
-                }
-            }
-        }
-    }
+    let near = neighbours(puzzle, shape.set);
     // Breadth-first distances between positions (`size` where none connects them).
     let mut dist = vec![size; size * size];
     for from in 0..size {
         let mut queue = std::collections::VecDeque::from([from]);
         dist[from * size + from] = 0;
         while let Some(a) = queue.pop_front() {
-            for &b in &near[a] {
+            for b in (0..size).filter(|&b| near[a * size + b]) {
                 if dist[from * size + b] == size {
                     dist[from * size + b] = dist[from * size + a] + 1;
                     queue.push_back(b);

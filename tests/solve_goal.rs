@@ -501,3 +501,68 @@ fn json_names_the_goal_position_reached() {
     assert!(out.contains("\"solutions\":[\"R\"]"), "{out}");
     assert!(out.contains("\"length\":1,\"goal\":\"r2\""), "{out}");
 }
+
+/// Every position of a guarded puzzle, with its distance to `goal`: breadth-first over
+/// the moves whose guards hold (every slide can be undone, so distances to and from
+/// agree).
+fn guarded_distances(p: &Puzzle, goal: &State) -> HashMap<State, u32> {
+    let mut dist = HashMap::from([(goal.clone(), 0)]);
+    let mut queue = VecDeque::from([goal.clone()]);
+    while let Some(s) = queue.pop_front() {
+        let d = dist[&s];
+        for (i, m) in p.moves.iter().enumerate() {
+            if p.guard_allows(&s, MoveId(i as u16)) {
+                let n = s.then(&m.effect, &p.sets);
+                dist.entry(n.clone()).or_insert_with(|| {
+                    queue.push_back(n);
+                    d + 1
+                });
+            }
+        }
+    }
+    dist
+}
+
+#[test]
+fn a_goal_on_a_guarded_puzzle_is_searched_for_not_bounded_by_the_table_of_solved() {
+    // The exact table of the 8-puzzle holds distances to Solved; used for another goal
+    // it bounded the search wrongly, which then deepened for many minutes (the 8-puzzle
+    // needs at most 31 moves, so `MaxDepth 31` loses no solution).
+    let def =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/8puzzle.def"))
+            .unwrap();
+    let p = crate::common::puzzle(&def);
+    let goal_alg = "U9 L6 U5 R2 D3 D6 L9 U8 R5 U6 L3 D2";
+    let goal = state_of(&p, goal_alg);
+    let dist = guarded_distances(&p, &goal);
+    assert_eq!(dist.len(), 181_440);
+    let mut sample: Vec<(&State, &u32)> = dist.iter().collect();
+    sample.sort();
+    let sample: Vec<(&State, &u32)> = sample.into_iter().step_by(9_001).collect();
+    let mut text = format!("MaxDepth 31\nGoalAlg far\n{goal_alg}\nEnd\nScrambleAlg zero\nEnd\n");
+    for (i, (s, _)) in sample.iter().enumerate() {
+        let cells: Vec<String> = s.sets[0].perm.iter().map(|l| (l + 1).to_string()).collect();
+        text += &format!("Scramble s{i}\nCells\n{}\nEnd\n", cells.join(" "));
+    }
+    let scrambles = crate::common::scrambles(&p, &text);
+    let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 1 << 28));
+    let starts =
+        std::iter::once((&p.solved, dist[&p.solved])).chain(sample.iter().map(|&(s, &d)| (s, d)));
+    for (s, (start, want)) in scrambles.iter().zip(starts) {
+        let o = solver
+            .solve(
+                start,
+                &[],
+                &s.settings,
+                SolveOptions::default(),
+                &Silent,
+                |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(o.status, Status::Solved, "{}", s.name);
+        assert_eq!(o.length, Some(want), "{}", s.name);
+        for sol in &o.solutions {
+            assert_eq!(p.apply_sequence(start, sol), goal, "{}", s.name);
+        }
+    }
+}

@@ -112,6 +112,12 @@ pub fn puzzle_key(puzzle: &Puzzle) -> u64 {
             conds.iter().for_each(|c| cond(&mut b, c));
         }
         b.extend(puzzle.free.iter().flatten().map(|&f| f as u8));
+        // Orientations known modulo a divisor make a larger goal; puzzles without them
+        // hash as before.
+        if puzzle.has_known_mod() {
+            b.extend_from_slice(b"modulo");
+            b.extend(puzzle.known_mod.iter().flatten());
+        }
         num(&mut b, puzzle.rules.len() as u64);
         for r in &puzzle.rules {
             cond(&mut b, &r.when);
@@ -528,14 +534,21 @@ pub fn solve_scramble(
     // goal is another target altogether, so it is searched for instead.
     let beyond_free = |k: usize, m: &IgnoreMask| {
         let free = |i: usize| puzzle.free.get(k).is_some_and(|f| f.get(i) == Some(&true));
-        m.perm.iter().enumerate().any(|(i, &p)| p && !free(i)) || m.ori.iter().any(|&o| o)
+        m.perm.iter().enumerate().any(|(i, &p)| p && !free(i))
+            || m.ori
+                .iter()
+                .enumerate()
+                .any(|(i, &o)| o && puzzle.ori_modulus(k, i) > 1)
     };
     if ignore
         .iter()
         .enumerate()
         .chain(puzzle.ignore.iter().enumerate())
         .any(|(k, m)| beyond_free(k, m))
-        || settings.goal.is_some()
+        || settings
+            .goal
+            .as_deref()
+            .is_some_and(|g| !puzzle.is_own_goal(g))
         || settings.slack > 0
         || !settings.limits.is_empty()
         || puzzle.has_weights()

@@ -77,9 +77,18 @@ impl Goal {
         self.positions.iter().any(GoalPosition::has_classes)
     }
 
-    /// The definition's solved state as a goal of one position, named `name`; what
-    /// `Solved` leaves free (`?N`) stays free.
+    /// The definition's goal, named `name`: its solved state with what `Solved` leaves
+    /// free (`?N`) free, one position for every orientation the goal knows only modulo
+    /// a divisor allows (see [`Puzzle::modulo_goal`]).
     pub fn solved(puzzle: &Puzzle, name: &str) -> Goal {
+        puzzle
+            .modulo_goal(name)
+            .unwrap_or_else(|| Goal::plain(puzzle, name))
+    }
+
+    /// The definition's solved state as a goal of one position, named `name`; what
+    /// `Solved` leaves free (`?N`) stays free, and orientations are as `solved` has them.
+    pub(super) fn plain(puzzle: &Puzzle, name: &str) -> Goal {
         let ignore = puzzle
             .sets
             .iter()

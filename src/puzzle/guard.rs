@@ -78,9 +78,10 @@ impl Puzzle {
         self.guard_of(m).is_none_or(|g| g.holds(state))
     }
 
-    /// Whether the goal is a set of positions (`?` in the definition's `Solved`).
+    /// Whether the goal is a set of positions (`?` in the definition's `Solved`, or an
+    /// orientation known modulo a divisor).
     pub fn goal_is_set(&self) -> bool {
-        self.free.iter().flatten().any(|&f| f)
+        self.free.iter().flatten().any(|&f| f) || self.has_known_mod()
     }
 
     /// Whether `state` keeps every [`Rule`] of the definition.
@@ -90,7 +91,8 @@ impl Puzzle {
 
     /// Every goal position: the solved state with its free positions (`?` in `Solved`)
     /// refilled with the labels they hold between them in every way that keeps the
-    /// rules, in lexicographic order of the free positions' labels. `limit` bounds the
+    /// rules, in lexicographic order of the free positions' labels, each with every
+    /// orientation the goal's moduli allow ([`Puzzle::known_mod`]). `limit` bounds the
     /// count; `None` when there are more.
     ///
     /// The fillings are built position by position and a rule is checked as soon as
@@ -101,6 +103,11 @@ impl Puzzle {
         if !self.goal_is_set() {
             out.push(self.solved.clone());
             return Some(out);
+        }
+        if !self.free.iter().flatten().any(|&f| f) {
+            return self
+                .modulo_variants(&self.solved, &mut out, limit)
+                .then_some(out);
         }
         let free: Vec<(usize, usize)> = self
             .free
@@ -164,11 +171,7 @@ impl Puzzle {
         limit: usize,
     ) -> bool {
         if i == free.len() {
-            if out.len() >= limit {
-                return false;
-            }
-            out.push(state.clone());
-            return true;
+            return self.modulo_variants(state, out, limit);
         }
         let (s, p) = free[i];
         let labels: Vec<u16> = pool[s]

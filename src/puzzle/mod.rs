@@ -16,6 +16,7 @@ mod goal;
 mod guard;
 mod keep;
 pub mod limits;
+pub mod modulo;
 pub(crate) mod moves;
 pub(crate) mod names;
 pub mod stickers;
@@ -236,6 +237,11 @@ pub struct Puzzle {
     /// that the goal is the set of positions agreeing with `solved` elsewhere. Empty
     /// rows when the goal is one position.
     pub free: Vec<Vec<bool>>,
+    /// Per set and position: the modulus the goal knows the orientation there by (the
+    /// set's orientation count where it is known exactly, 1 where it is free), so that
+    /// the goal is the set of positions agreeing with `solved` modulo it; see
+    /// [`modulo`]. Empty when every orientation is known exactly.
+    pub known_mod: Vec<Vec<u8>>,
     /// Which positions are well formed (see [`Rule`]); empty when all are.
     pub rules: Vec<Rule>,
     /// Per base move: whether searches use it unless told otherwise (our `SearchMoves`
@@ -312,6 +318,7 @@ impl Puzzle {
             board: None,
             guards: vec![None; nbase],
             free: Vec::new(),
+            known_mod: Vec::new(),
             rules: Vec::new(),
             searched: Vec::new(),
         }

@@ -139,6 +139,7 @@ impl SolveSettings {
     pub fn for_puzzle(puzzle: &Puzzle) -> SolveSettings {
         SolveSettings {
             limits: puzzle.default_limits(),
+            goal: puzzle.modulo_goal("solved").map(std::sync::Arc::new),
             ..SolveSettings::default()
         }
     }
@@ -272,7 +273,8 @@ impl Puzzle {
 
     /// Whether `state` counts as solved when the positions marked in `ignore` may hold
     /// anything: every other position holds the solved label and orientation. The
-    /// positions the definition's goal leaves free ([`Puzzle::free`]) are always skipped.
+    /// positions the definition's goal leaves free ([`Puzzle::free`]) are always skipped,
+    /// and orientations it knows modulo a divisor ([`Puzzle::known_mod`]) compared so.
     pub fn is_solved(&self, state: &State, ignore: &[IgnoreMask]) -> bool {
         state
             .sets
@@ -285,7 +287,8 @@ impl Puzzle {
                     let free = self.free.get(k).is_some_and(|f| f.get(i) == Some(&true));
                     let skip_p = free || mask.is_some_and(|m| m.perm.get(i) == Some(&true));
                     let skip_o = mask.is_some_and(|m| m.ori.get(i) == Some(&true));
-                    (skip_p || s.perm[i] == goal.perm[i]) && (skip_o || s.ori[i] == goal.ori[i])
+                    (skip_p || s.perm[i] == goal.perm[i])
+                        && (skip_o || self.ori_agrees(k, i, s.ori[i], goal.ori[i]))
                 })
             })
     }

@@ -119,7 +119,11 @@ impl<'a> Guards<'a> {
         }
         let beyond_free = ignore.iter().enumerate().any(|(k, m)| {
             let free = |i: usize| puzzle.free.get(k).is_some_and(|f| f.get(i) == Some(&true));
-            m.perm.iter().enumerate().any(|(i, &p)| p && !free(i)) || m.ori.iter().any(|&o| o)
+            m.perm.iter().enumerate().any(|(i, &p)| p && !free(i))
+                || m.ori
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &o)| o && puzzle.ori_modulus(k, i) > 1)
         });
         let exact = if beyond_free || !g.use_exact {
             None

@@ -372,6 +372,18 @@ impl<'p> Solver<'p> {
         on_solution: &mut (dyn FnMut(u32, &[MoveId]) + Send),
     ) -> Result<Outcome, SearchError> {
         let puzzle = self.puzzle;
+        // A goal that knows some orientation only modulo a divisor is a set of
+        // positions: searched as one, also when the caller's settings did not put it in
+        // force (`SolveSettings::for_puzzle` does).
+        if settings.goal.is_none() {
+            if let Some(goal) = puzzle.modulo_goal("solved") {
+                let settings = SolveSettings {
+                    goal: Some(std::sync::Arc::new(goal)),
+                    ..settings.clone()
+                };
+                return self.search_each(start, ignore, &settings, options, progress, on_solution);
+            }
+        }
         let merged;
         let ignore = if puzzle.goal_is_set() {
             merged = with_free(puzzle, ignore);
@@ -555,7 +567,10 @@ impl<'p> Solver<'p> {
                         .map_or(0, |f| f.tables.len()),
                     Some(_) => 0,
                 };
-                let exact = !self.tuning.no_exact_table && tables <= 1;
+                // The exact table holds distances to the definition's goal too: a scramble
+                // file's goal is another target, for which they bound nothing.
+                let own_goal = goal.is_none_or(|g| puzzle.is_own_goal(g));
+                let exact = !self.tuning.no_exact_table && tables <= 1 && own_goal;
                 self.guarded(settings.metric, exact, progress)?;
             }
             let guard_tables = self.guarded.as_ref().filter(|_| puzzle.has_guards());

@@ -31,6 +31,7 @@ mod group_cli;
 mod hostile_cli;
 mod hunting;
 mod io_cli;
+mod korf100;
 mod kpuzzle;
 mod layers;
 mod megaminx_notation;

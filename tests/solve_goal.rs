@@ -566,3 +566,19 @@ fn a_goal_on_a_guarded_puzzle_is_searched_for_not_bounded_by_the_table_of_solved
         }
     }
 }
+
+#[test]
+fn a_start_whose_twists_sum_otherwise_is_refused_not_misread() {
+    // The corners' twists always sum to the solved state's; the tables count them by
+    // that sum. A start of another sum can reach a goal of its own sum, which they
+    // cannot tell from a position of the solved sum: said, not answered wrongly.
+    let dir = tempfile::tempdir().unwrap();
+    let scr = "Goal twisted\nCORNERS\n1 2 3 4 5 6 7\n1 0 0 0 0 0 0\nEnd\n\
+               Scramble s\nCORNERS\n2 1 3 4 5 6 7\n1 0 0 0 0 0 0\nEnd\n";
+    let (code, out, err) = ksolve(dir.path(), crate::common::CUBE2, scr, &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("twists of set CORNERS sum to another value"),
+        "{err}"
+    );
+}

@@ -18,6 +18,7 @@ mod chains;
 mod check_cli;
 mod cli_help;
 mod differential;
+mod goal_modulo;
 mod god_bruteforce;
 mod god_checkpoint;
 mod god_cli;

@@ -603,9 +603,16 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
 /// guards and only bounds the answer, so the positions are counted by the breadth-first
 /// search behind the reachability verdict ([`Reachability::exact`]), and scramble
 /// positions are looked up in the distances it finds.
-const GUARDED_NOTE: &str = "the moves are guarded, so which positions are reachable is not \
-    a group question: counted by breadth-first search from the goal (the positions that \
-    can reach it)";
+fn guarded_note(puzzle: &Puzzle) -> String {
+    let why = match puzzle.has_guards() {
+        true => "the moves are guarded",
+        false => "the goal is a set of positions",
+    };
+    format!(
+        "{why}, so which positions are reachable is not a group question: counted by \
+         breadth-first search from the goal (the positions that can reach it)"
+    )
+}
 
 /// Runs `ksolve check`.
 pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
@@ -623,9 +630,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
             Ok(db) => {
                 summary.reachable_states = Some(db.positions().into());
                 summary.reachable_exact = Some(true);
-                GUARDED_NOTE.to_string()
+                guarded_note(&puzzle)
             }
-            Err(e) => format!("{}; not counted: {e}", GUARDED_NOTE),
+            Err(e) => format!("{}; not counted: {e}", guarded_note(&puzzle)),
         });
         reach
     } else {

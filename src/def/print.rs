@@ -47,7 +47,19 @@ pub fn write_def(puzzle: &Puzzle) -> String {
             .enumerate()
             .map(|(i, &p)| format!("{}{}", if free(i) { "?" } else { "" }, p as u32 + 1))
             .collect();
-        let _ = writeln!(out, "{}\n{}\n{}", set.name, perm.join(" "), join(&s.ori));
+        // An orientation known only modulo a divisor is written `O%M`, a free one `?`.
+        let n = set.orientations.max(1);
+        let ori: Vec<String> = s
+            .ori
+            .iter()
+            .enumerate()
+            .map(|(i, &o)| match puzzle.ori_modulus(k, i) {
+                _ if puzzle.ori_free(k, i) => "?".to_string(),
+                m if m < n => format!("{o}%{m}"),
+                _ => o.to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "{}\n{}\n{}", set.name, perm.join(" "), ori.join(" "));
     }
     for r in &puzzle.rules {
         let then = match &r.then {

@@ -538,7 +538,7 @@ pub fn solve_scramble(
             || m.ori
                 .iter()
                 .enumerate()
-                .any(|(i, &o)| o && puzzle.ori_modulus(k, i) > 1)
+                .any(|(i, &o)| o && !puzzle.ori_free(k, i))
     };
     if ignore
         .iter()

@@ -48,6 +48,10 @@ struct Orbit {
     /// The orientations the file gives (`numOrientations`): twists are checked against
     /// it before they are reduced to `def.orientations`.
     given: u8,
+    /// Per position, the modulus the solved pattern knows its orientation by, where the
+    /// orbit's `orientationMod` differs between its pieces (see
+    /// [`crate::puzzle::modulo`]); empty otherwise.
+    mods: Vec<u8>,
 }
 
 /// Reads a KPuzzle definition (`*.kpuzzle.json`) held in memory; `file` names it in
@@ -86,8 +90,15 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
     };
     let orbits_value = doc.field(root, "orbits", "the definition")?;
     let mut orbits = read_orbits(&doc, orbits_value)?;
+    let ext = Ext::open(&doc, root)?;
+    let modulo_goal = ext.modulo_goal(&doc)?;
+    for (name, at) in &modulo_goal {
+        if !orbits.iter().any(|o| &o.def.name == name) {
+            return Err(unknown_orbit(&doc, name, *at, &orbits));
+        }
+    }
     let pattern = doc.field(root, "defaultPattern", "the definition")?;
-    let solved = read_default_pattern(&doc, pattern, &mut orbits)?;
+    let solved = read_default_pattern(&doc, pattern, &mut orbits, &modulo_goal)?;
     let sets: Vec<SetDef> = orbits.iter().map(|o| o.def.clone()).collect();
     let ignore: Vec<IgnoreMask> = orbits
         .iter()
@@ -107,7 +118,6 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
     let moves_value = doc.field(root, "moves", "the definition")?;
     let moves_obj = doc.object(moves_value, "the moves, by name")?;
     unique(&doc, moves_obj, "move")?;
-    let ext = Ext::open(&doc, root)?;
     let extras = ext.moves(&doc, &sets, moves_obj)?;
     for (mname, at, v) in props(moves_obj) {
         check_name(&doc, mname, at, true)?;
@@ -237,6 +247,16 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
     let mut puzzle = build(&moves, &aliases);
     check_distinct(&doc, &puzzle, &moves.at, &alias_at)?;
     ext.finish(&doc, &mut puzzle, extras, &mut warnings)?;
+    if orbits.iter().any(|o| !o.mods.is_empty()) {
+        let mods = orbits
+            .iter()
+            .map(|o| match o.mods.is_empty() {
+                true => vec![0; o.def.size],
+                false => o.mods.clone(),
+            })
+            .collect();
+        puzzle.set_known_mod(mods);
+    }
     Ok((puzzle, warnings))
 }
 
@@ -345,6 +365,7 @@ fn read_orbits(doc: &Doc<'_>, v: &Value<'_>) -> Result<Vec<Orbit>, DefError> {
                 orientations: n as u8,
             },
             given: n as u8,
+            mods: Vec::new(),
         });
     }
     Ok(orbits)
@@ -355,6 +376,7 @@ fn read_default_pattern(
     doc: &Doc<'_>,
     v: &Value<'_>,
     orbits: &mut [Orbit],
+    modulo_goal: &[(String, usize)],
 ) -> Result<Transform, DefError> {
     let pattern = doc.object(v, "the solved pattern, by orbit")?;
     unique(doc, pattern, "orbit")?;
@@ -381,18 +403,38 @@ fn read_default_pattern(
         let ori = doc.numbers(ori_v, "`orientation`", size, orbit.given as u64 - 1)?;
         if let Some(mod_v) = get(o, "orientationMod") {
             let mods = doc.numbers(mod_v, "`orientationMod`", size, orbit.given as u64)?;
-            let modulus = |m: u64| if m == 0 { orbit.given as u64 } else { m };
-            let m = modulus(mods[0]);
-            if mods.iter().any(|&x| modulus(x) != m) || !(orbit.given as u64).is_multiple_of(m) {
-                return Err(doc.err(
-                    doc.at(mod_v),
-                    format!(
-                        "`orientationMod` of orbit `{name}` gives pieces different moduli, or one that does not divide {}: expected one divisor of {} (or 0) for every piece of the orbit",
-                        orbit.given, orbit.given
-                    ),
-                ));
+            let given = orbit.given as u64;
+            let modulus = |m: u64| if m == 0 { given } else { m };
+            let elements = &doc.array(mod_v, "")?.elements;
+            for (&m, e) in mods.iter().zip(elements) {
+                if !given.is_multiple_of(modulus(m)) {
+                    return Err(doc.err(
+                        doc.at(e),
+                        format!("orientation modulus {m} does not divide the {given} orientations of orbit `{name}`: expected 0 (known), 1 (unknown) or a divisor of {given}"),
+                    ));
+                }
             }
-            orbit.def.orientations = m as u8;
+            let m = modulus(mods[0]);
+            let goal = modulo_goal.iter().any(|(n, _)| *n == name);
+            if !goal && mods.iter().all(|&x| modulus(x) == m) {
+                // One modulus for the whole orbit: the orbit has that many orientations,
+                // which is exact and cheaper than a goal that is a set.
+                orbit.def.orientations = m as u8;
+            } else {
+                // The modulus belongs to the piece (it travels with it in cubing.js), and
+                // interchangeable pieces cannot say which copy ends where.
+                for (t, (&p, e)) in pieces.iter().zip(elements).enumerate() {
+                    if let Some(u) =
+                        (0..t).find(|&u| pieces[u] == p && modulus(mods[u]) != modulus(mods[t]))
+                    {
+                        return Err(doc.err(
+                            doc.at(e),
+                            format!("piece {p} of orbit `{name}` is known modulo {} here and modulo {} at position {u}: expected interchangeable pieces to share one modulus, since the goal cannot tell which copy ends where", modulus(mods[t]), modulus(mods[u])),
+                        ));
+                    }
+                }
+                orbit.mods = mods.iter().map(|&x| modulus(x) as u8).collect();
+            }
         }
         let n = orbit.def.orientations as u64;
         sets.push(SetState {

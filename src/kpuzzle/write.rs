@@ -53,7 +53,9 @@ fn first_difference(puzzle: &Puzzle, back: &Puzzle) -> String {
         ("the guards", puzzle.guards == back.guards),
         (
             "the goal",
-            puzzle.free == back.free && puzzle.rules == back.rules,
+            puzzle.free == back.free
+                && puzzle.known_mod == back.known_mod
+                && puzzle.rules == back.rules,
         ),
         ("the searched moves", puzzle.searched == back.searched),
         ("the board", puzzle.board == back.board),
@@ -79,18 +81,33 @@ fn write_json(puzzle: &Puzzle) -> String {
         )
     });
     let _ = write!(out, "  \"orbits\": [\n{}\n  ],\n", lines(orbits));
-    let pattern = puzzle
-        .sets
-        .iter()
-        .zip(&puzzle.solved.sets)
-        .map(|(set, state)| {
-            format!(
-                "    {}: {{ \"pieces\": {}, \"orientation\": {} }}",
-                quote(&set.name),
-                list(&state.perm),
-                list(&state.ori)
-            )
-        });
+    let pattern =
+        puzzle
+            .sets
+            .iter()
+            .zip(&puzzle.solved.sets)
+            .enumerate()
+            .map(|(k, (set, state))| {
+                // Orientations the goal knows only modulo a divisor are cubing.js's own
+                // `orientationMod` (0 where known exactly).
+                let n = set.orientations.max(1);
+                let mods: Vec<u8> = (0..set.size)
+                    .map(|i| match puzzle.ori_modulus(k, i) {
+                        m if m == n => 0,
+                        m => m,
+                    })
+                    .collect();
+                let modulo = match mods.iter().any(|&m| m != 0) {
+                    true => format!(", \"orientationMod\": {}", list(&mods)),
+                    false => String::new(),
+                };
+                format!(
+                    "    {}: {{ \"pieces\": {}, \"orientation\": {}{modulo} }}",
+                    quote(&set.name),
+                    list(&state.perm),
+                    list(&state.ori)
+                )
+            });
     let _ = write!(out, "  \"defaultPattern\": {{\n{}\n  }},\n", lines(pattern));
     let moves = puzzle.base_moves.iter().map(|base| {
         let effect = &puzzle.mv(base.powers[0]).effect;

@@ -81,7 +81,12 @@ impl Puzzle {
     /// Whether the goal is a set of positions (`?` in the definition's `Solved`, or an
     /// orientation known modulo a divisor).
     pub fn goal_is_set(&self) -> bool {
-        self.free.iter().flatten().any(|&f| f) || self.has_known_mod()
+        self.has_free() || self.has_known_mod()
+    }
+
+    /// Whether `Solved` leaves some position free (`?N`).
+    pub fn has_free(&self) -> bool {
+        self.free.iter().flatten().any(|&f| f)
     }
 
     /// Whether `state` keeps every [`Rule`] of the definition.
@@ -104,7 +109,7 @@ impl Puzzle {
             out.push(self.solved.clone());
             return Some(out);
         }
-        if !self.free.iter().flatten().any(|&f| f) {
+        if !self.has_free() {
             return self
                 .modulo_variants(&self.solved, &mut out, limit)
                 .then_some(out);

@@ -32,6 +32,13 @@ impl Puzzle {
             .map_or(n, |&m| m.clamp(1, n))
     }
 
+    /// Whether the goal leaves the orientation at position `i` of set `k` free (known
+    /// modulo 1) in a set whose pieces have several.
+    #[inline]
+    pub fn ori_free(&self, k: usize, i: usize) -> bool {
+        self.sets[k].orientations > 1 && self.ori_modulus(k, i) == 1
+    }
+
     /// Whether the goal knows some orientation only modulo a divisor.
     pub fn has_known_mod(&self) -> bool {
         (0..self.sets.len()).any(|k| {
@@ -140,7 +147,7 @@ impl Puzzle {
         for p in &mut goal.positions {
             for (k, mask) in p.target.ignore.iter_mut().enumerate() {
                 for (i, o) in mask.ori.iter_mut().enumerate() {
-                    *o |= self.ori_modulus(k, i) == 1;
+                    *o |= self.ori_free(k, i);
                 }
             }
         }
@@ -180,12 +187,16 @@ impl Puzzle {
                     .collect()
             })
             .collect();
-        for (mask, row) in self.ignore.iter_mut().zip(&mods) {
-            for (o, &m) in mask.ori.iter_mut().zip(row) {
-                *o |= m == 1;
+        self.known_mod = mods;
+        for k in 0..self.sets.len() {
+            for i in 0..self.sets[k].size {
+                if self.ori_free(k, i) {
+                    if let Some(o) = self.ignore.get_mut(k).and_then(|m| m.ori.get_mut(i)) {
+                        *o = true;
+                    }
+                }
             }
         }
-        self.known_mod = mods;
         if !self.has_known_mod() {
             self.known_mod = Vec::new();
         }

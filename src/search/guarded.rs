@@ -123,7 +123,7 @@ impl<'a> Guards<'a> {
                 || m.ori
                     .iter()
                     .enumerate()
-                    .any(|(i, &o)| o && puzzle.ori_modulus(k, i) > 1)
+                    .any(|(i, &o)| o && !puzzle.ori_free(k, i))
         });
         let exact = if beyond_free || !g.use_exact {
             None

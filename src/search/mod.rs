@@ -158,6 +158,14 @@ pub enum SearchError {
          a piece but not its twist: not supported"
     )]
     Unsupported(String),
+    /// A start whose twists in a set sum to another value than the solved state's,
+    /// which the tables assume (a scramble file's goal may be of that sum).
+    #[error(
+        "the twists of set {0} sum to another value than the solved state's, which every \
+         move keeps and the tables count by: not supported (an `Ignore` of the set's \
+         orientations in the definition lifts it)"
+    )]
+    OtherTwistSum(String),
     /// The moves of weight 0 make too many positions for runs of them to be bounded.
     #[error(
         "the moves of cost 0 ({moves}) reach more than {limit} arrangements by themselves; \
@@ -433,6 +441,29 @@ impl<'p> Solver<'p> {
                 })
                 .collect(),
         };
+        // Where the tables count a set's twists by the solved state's sum, which every
+        // move keeps, a goal position of another sum cannot be reached (and would be
+        // read as one of the solved sum), and a start of another sum cannot be read.
+        let mut targets = targets;
+        for set in 0..puzzle.sets.len() {
+            let Some(CompSpec {
+                kind: CompKind::Ori { sum: Some(sum) },
+                ..
+            }) = crate::table::plan::ori_spec(puzzle, set)
+            else {
+                continue;
+            };
+            let n = puzzle.sets[set].orientations as u32;
+            let sum_of =
+                |s: &State| (s.sets[set].ori.iter().map(|&o| o as u32).sum::<u32>() % n) as u8;
+            if sum_of(start) != sum {
+                return Err(SearchError::OtherTwistSum(puzzle.sets[set].name.clone()));
+            }
+            targets.retain(|(g, _)| sum_of(g) == sum);
+        }
+        if targets.is_empty() {
+            return Ok(unreachable);
+        }
         // The components of the goal test see what the masks allow. A goal's positions
         // may hold any pieces where they are free, so with a goal every piece is told
         // apart (the relabelling by mask is drawn from the solved state).

@@ -48,9 +48,9 @@ pub fn component_limit(puzzle: &Puzzle) -> u64 {
 }
 
 /// The orientation component of a set, if its pieces have orientations. The sum rule
-/// is used when every move keeps the set's orientation sum and the definition ignores
-/// no orientation of the set (otherwise goal states of several sums exist); the sum is
-/// then the solved state's.
+/// is used when every move keeps the set's orientation sum and neither the definition's
+/// `Ignore` nor its goal leaves an orientation of the set unknown (otherwise goal states
+/// of several sums exist); the sum is then the solved state's.
 pub fn ori_spec(puzzle: &Puzzle, set: usize) -> Option<CompSpec> {
     let n = puzzle.sets[set].orientations;
     if n <= 1 {
@@ -60,7 +60,10 @@ pub fn ori_spec(puzzle: &Puzzle, set: usize) -> Option<CompSpec> {
         .ignore
         .get(set)
         .is_some_and(|m| m.ori.iter().any(|&b| b));
-    let sum = if moves_keep_ori_sum(puzzle, set) && !ignores {
+    // A goal that knows an orientation of the set only modulo a divisor holds positions
+    // of several sums too.
+    let modulo = (0..puzzle.sets[set].size).any(|i| puzzle.ori_modulus(set, i) < n);
+    let sum = if moves_keep_ori_sum(puzzle, set) && !ignores && !modulo {
         let total: u32 = puzzle.solved.sets[set].ori.iter().map(|&o| o as u32).sum();
         Some((total % n as u32) as u8)
     } else {

@@ -82,6 +82,7 @@ impl Builder<'_> {
             }
             puzzle.free = self.free;
         }
+        puzzle.set_known_mod(self.known_mod);
         puzzle.rules = self.rules;
         if let Some((solved, rules)) = &self.goal_lines {
             crate::def::guard::check_goal(src, &puzzle, solved, rules)?;

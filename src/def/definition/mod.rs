@@ -4,6 +4,7 @@
 
 mod assemble;
 mod block;
+mod modulo;
 
 use super::lex::{entry, Entry, EntryError, Line, Source};
 use super::names::set_index;
@@ -122,6 +123,9 @@ struct Builder<'s> {
     guards: Vec<Option<puzzle::Guard>>,
     /// The positions `Solved` leaves free (`?N`), per set, and its `Require` rules.
     free: Vec<Vec<bool>>,
+    /// Per set and position, the modulus `Solved` knows the orientation by (`?`, `O%M`;
+    /// see `modulo`).
+    known_mod: Vec<Vec<u8>>,
     rules: Vec<puzzle::Rule>,
     /// The `Solved` line and its `Require` lines, one per rule, for the messages of
     /// [`super::guard::check_goal`].
@@ -354,6 +358,10 @@ impl<'s> Builder<'s> {
             let v = self.numbers(line, set, "0 (solve) or 1 (may be ignored)")?;
             return mask(src, line, &v).map(|m| m.into_iter().map(u8::from).collect());
         }
+        if kind == Kind::Solved {
+            check_len(src, line, set)?;
+            return modulo::solved_row(src, line, set).map(|(ori, _)| ori);
+        }
         let n = set.orientations as u64;
         // A move may "twist" a piece of a one-orientation set: that changes nothing but
         // marks the piece as moved, which is how ksolve+ bandages pieces to fixed centres.
@@ -393,10 +401,15 @@ impl<'s> Builder<'s> {
         let parts = self.position(sections, Kind::Solved, twsearch::first_piece(line))?;
         let state = fill(&self.sets, parts);
         self.free = self.sets.iter().map(|s| vec![false; s.size]).collect();
+        self.known_mod = self.sets.iter().map(|s| vec![0; s.size]).collect();
         for sec in sections {
             let k = self.set_index(&sec.name)?;
             for (i, tok) in sec.rows[0].toks.iter().enumerate() {
                 self.free[k][i] = tok.s.starts_with('?');
+            }
+            if let Some(row) = sec.rows.get(1) {
+                let (_, mods) = modulo::solved_row(self.src, row, &self.sets[k])?;
+                self.known_mod[k] = mods;
             }
         }
         self.solved = Some((state, line.no));
@@ -589,6 +602,7 @@ pub(crate) fn build(mut reader: Reader<'_>) -> Result<(Puzzle, Vec<Warning>), De
         moves: Vec::new(),
         guards: Vec::new(),
         free: Vec::new(),
+        known_mod: Vec::new(),
         rules: Vec::new(),
         goal_lines: None,
         move_names: HashMap::new(),

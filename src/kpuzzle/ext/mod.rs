@@ -25,6 +25,7 @@
 //! "touched":        { MOVE: { ORBIT: [POS, ...] } }     positions a move counts as moving
 //! "guards":         { MOVE: [COND, ...] }               conditions the move is made under
 //! "free":           { ORBIT: [POS, ...] }               goal positions left free
+//! "moduloGoal":     [ORBIT, ...]                        orbits whose `orientationMod` is the goal's
 //! "require":        [{ "when": COND, "then": COND }]    or `"never": true` for `then`
 //! "ignore":         { ORBIT: { "pieces": [0|1, ...], "orientation": [0|1, ...] } }
 //! "blocks":         [{ ORBIT: [PIECE, ...], ... }]      pieces bandaged together
@@ -36,6 +37,12 @@
 //! "board":          { "orbit": O, "columns": C, "rows": R, "tiles": [...], "joins": [...] }
 //! COND:             { "orbit": O, "position": P, "pieces": [LABEL, ...] }
 //! ```
+//!
+//! An `orientationMod` that one orbit's pieces share is read as that many orientations
+//! (cubing.js's 3x3x3 centres, known modulo 1, then have none), which solves alike;
+//! `moduloGoal` names the orbits whose shared modulus is instead the goal's, known
+//! modulo it, as a `Solved` row of only `?` or `O%M` says (see
+//! [`crate::puzzle::modulo`]).
 //!
 //! A guarded move is used only as given, as in ksolve+, so `noinverse` lists the other
 //! directed moves. `touched` keeps, for `Block`, the positions a ksolve+ move "twists" in
@@ -65,11 +72,12 @@ use jsonc_parser::ast::{Object, Value};
 pub const PROPERTY: &str = "ksolve";
 
 /// The extension's properties, in the order they are written.
-const KNOWN: [&str; 13] = [
+const KNOWN: [&str; 14] = [
     "noinverse",
     "touched",
     "guards",
     "free",
+    "moduloGoal",
     "require",
     "ignore",
     "blocks",
@@ -97,6 +105,29 @@ impl<'v, 'a> Ext<'v, 'a> {
         let what = "ksolve's extension (the puzzle's features KPuzzle cannot say)";
         let obj = object_of(doc, v, what, &KNOWN)?;
         Ok(Ext { obj: Some(obj) })
+    }
+
+    /// The orbits `moduloGoal` names, each with where it stands: their shared
+    /// `orientationMod` is the goal's rather than the orbit's count.
+    pub fn modulo_goal(&self, doc: &Doc<'a>) -> Result<Vec<(String, usize)>, DefError> {
+        let Some(v) = self.get("moduloGoal") else {
+            return Ok(Vec::new());
+        };
+        let list = doc.array(v, "the orbits whose `orientationMod` is the goal's")?;
+        let mut out: Vec<(String, usize)> = Vec::new();
+        for e in &list.elements {
+            let name = doc.string(e, "an orbit's name")?;
+            if out.iter().any(|(n, _)| n == name) {
+                return Err(doc.err(
+                    doc.at(e),
+                    format!(
+                        "orbit `{name}` is named twice in `moduloGoal`: expected each orbit once"
+                    ),
+                ));
+            }
+            out.push((name.to_string(), doc.at(e)));
+        }
+        Ok(out)
     }
 
     /// The value of extension property `name`, if given.

@@ -48,7 +48,7 @@ pub fn write_extension(puzzle: &Puzzle) -> Option<String> {
     if !guards.is_empty() {
         add("guards", block('{', &guards, '}'));
     }
-    if puzzle.goal_is_set() {
+    if puzzle.has_free() {
         let free: Vec<String> = (0..puzzle.sets.len())
             .filter_map(|k| {
                 let ps: Vec<usize> = (0..puzzle.sets[k].size)
@@ -58,6 +58,18 @@ pub fn write_extension(puzzle: &Puzzle) -> Option<String> {
             })
             .collect();
         add("free", block('{', &free, '}'));
+    }
+    // An orbit whose pieces share one modulus would read as that many orientations.
+    let shared: Vec<String> = (0..puzzle.sets.len())
+        .filter(|&k| {
+            let n = puzzle.sets[k].orientations.max(1);
+            let m = puzzle.ori_modulus(k, 0);
+            m < n && (0..puzzle.sets[k].size).all(|i| puzzle.ori_modulus(k, i) == m)
+        })
+        .map(set_name)
+        .collect();
+    if !shared.is_empty() {
+        add("moduloGoal", format!("[{}]", shared.join(", ")));
     }
     if !puzzle.rules.is_empty() {
         let rules: Vec<String> = puzzle
@@ -79,10 +91,11 @@ pub fn write_extension(puzzle: &Puzzle) -> Option<String> {
     }
     let ignore: Vec<String> = (0..puzzle.sets.len())
         .filter(|&k| {
-            // What the KPuzzle part and `free` say already.
+            // What the KPuzzle part (an `orientationMod` of 1) and `free` say already.
             let mask = &puzzle.ignore[k];
             let free = |p: usize| puzzle.free.get(k).is_some_and(|f| f[p]);
-            (0..puzzle.sets[k].size).any(|p| mask.perm[p] != free(p) || mask.ori[p])
+            (0..puzzle.sets[k].size)
+                .any(|p| mask.perm[p] != free(p) || mask.ori[p] != puzzle.ori_free(k, p))
         })
         .map(|k| {
             let bits = |v: &[bool]| list(&v.iter().map(|&b| u8::from(b)).collect::<Vec<_>>());

@@ -361,7 +361,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                     .path
                     .moves
                     .last()
-                    .is_none_or(|&p| ctx.undo[p as usize] != m as u16))
+                    .is_none_or(|&p| !ctx.undo[p as usize].contains(&(m as u16))))
         {
             to
         } else {

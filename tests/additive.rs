@@ -130,6 +130,64 @@ fn ida_star_with_a_small_family_finds_breadth_first_lengths() {
     }
 }
 
+/// Records the bounds a search announces.
+#[derive(Default)]
+struct Bounds(std::sync::Mutex<Vec<u32>>);
+
+impl ksolve::progress::Progress for Bounds {
+    fn searching(&self, depth: u32) {
+        self.0.lock().unwrap().push(depth);
+    }
+}
+
+/// IDA* deepens by the least excess over the bound of the children it refused. On the
+/// 8-puzzle every sequence from a position to the goal has one parity, which the
+/// additive bound keeps, so every other bound is skipped: once each was searched, and
+/// found the nodes of the bound below it again and no solution.
+#[test]
+fn ida_star_skips_the_bounds_of_the_other_parity() {
+    let p = board(3, 3);
+    let dist = distances(&p);
+    let shape = family_rule(&p).unwrap();
+    let family = Family::build(&p, partition(&p, &shape, 3).unwrap(), Metric::Htm, &Silent);
+    let mut tables = Tables::new(TableCache::in_memory(), 1 << 30);
+    tables.set_additive(Some(family), Metric::Htm);
+    let mut solver = Solver::new(&p, tables);
+    solver.tune(Tuning {
+        no_exact_table: true,
+        ..Tuning::default()
+    });
+    let mut all: Vec<(&Vec<u16>, &u32)> = dist.iter().collect();
+    all.sort();
+    let mut deepened = 0;
+    for (perm, &d) in all.iter().step_by(4001) {
+        let options = SolveOptions {
+            count: Some(1),
+            ..SolveOptions::default()
+        };
+        let bounds = Bounds::default();
+        let out = solver
+            .solve(
+                &state(&p, perm),
+                &[],
+                &SolveSettings::default(),
+                options,
+                &bounds,
+                |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(out.length, Some(d), "{perm:?}");
+        let bounds = bounds.0.into_inner().unwrap();
+        assert_eq!(bounds.last(), Some(&d), "{perm:?}");
+        assert!(
+            bounds.windows(2).all(|w| w[1] == w[0] + 2),
+            "{perm:?}: bounds {bounds:?}"
+        );
+        deepened += bounds.len() - 1;
+    }
+    assert!(deepened > 10, "only {deepened} bounds were skipped");
+}
+
 /// The 8-puzzle with one more move that turns three cells at once, the blank among
 /// them: it carries two tiles, so two tables could both count it.
 #[test]

@@ -81,32 +81,38 @@ pub(super) struct Ctx<'a> {
     pub(super) deadline: Option<std::time::Instant>,
     /// The guards, when some move has one.
     pub(super) guards: Option<Guards<'a>>,
-    /// Per move, the move that undoes it (`u16::MAX`: none), when a search for optimal
-    /// solutions only (no Slack) may skip such a pair; empty otherwise.
-    pub(super) undo: Vec<u16>,
+    /// Per move, the moves that undo it, when a search for optimal solutions only (no
+    /// Slack) may skip such a pair; empty otherwise.
+    pub(super) undo: Vec<Vec<u16>>,
 }
 
-/// Per move, the guarded move that takes every position back where it was (for a
-/// sliding puzzle, the tile slid back), when the pair costs something. A sequence with
-/// such a pair is never optimal: without it the other moves are made from the same
-/// positions and cost less. The canonical automaton cannot see this, since guarded
-/// moves of different base moves never merge.
-pub(super) fn undoing_moves(puzzle: &Puzzle, metric: crate::puzzle::Metric) -> Vec<u16> {
+/// Per move, every move that takes each position back where it was (for a sliding
+/// puzzle, the tile slid back), when the pair costs something, and only for guarded
+/// moves. A sequence with such a pair is never optimal: without it the other moves are
+/// made from the same positions and cost less. The canonical automaton cannot see this,
+/// since guarded moves of different base moves never merge.
+///
+/// All of them are listed, not only the first: a slide's effect is its own inverse and
+/// is shared by the slide back (D1 and U5 both swap cells 1 and 5), so the first move
+/// found to undo a slide is often the slide itself, which its guard never allows twice in
+/// a row, and with that one alone the search took half the slides back at once.
+pub(super) fn undoing_moves(puzzle: &Puzzle, metric: crate::puzzle::Metric) -> Vec<Vec<u16>> {
     let id = crate::puzzle::Transform::identity(&puzzle.sets);
     let n = puzzle.moves.len();
     (0..n)
         .map(|a| {
             let ma = &puzzle.moves[a];
             if puzzle.guards.get(ma.base).is_none_or(Option::is_none) {
-                return u16::MAX;
+                return Vec::new();
             }
             let cost = |m: usize| puzzle.move_cost(metric, crate::puzzle::MoveId(m as u16));
             (0..n)
-                .find(|&b| {
+                .filter(|&b| {
                     cost(a) + cost(b) > 0
                         && ma.effect.then(&puzzle.moves[b].effect, &puzzle.sets) == id
                 })
-                .map_or(u16::MAX, |b| b as u16)
+                .map(|b| b as u16)
+                .collect()
         })
         .collect()
 }

@@ -73,6 +73,7 @@ impl Run<'_> {
         };
         // The nodes of the last two bounds, from which a trial projects the next one.
         let (mut prev, mut last): (Option<u64>, Option<u64>) = (None, None);
+        let mut warned = false;
         let expired = || {
             options
                 .deadline
@@ -95,7 +96,9 @@ impl Run<'_> {
                     });
                 }
             }
-            if self.bounded && outcome.length.is_none() && bound == h0 + WARN_AFTER {
+            // Bounds may be skipped, so the warning comes at the first bound past it.
+            if self.bounded && outcome.length.is_none() && !warned && bound >= h0 + WARN_AFTER {
+                warned = true;
                 progress.warn(&format!(
                     "the move limits may make this position unreachable, and it is too large \
                      to settle that; the search stops at depth {stop}"
@@ -122,7 +125,7 @@ impl Run<'_> {
                 progress.solutions(found);
                 Ok(())
             };
-            let (emitted, nodes, samples) = search_bound(
+            let (emitted, nodes, samples, over) = search_bound(
                 ctx,
                 &plan,
                 bound,
@@ -151,13 +154,20 @@ impl Run<'_> {
                 outcome.length = Some(bound);
                 outcome.status = Status::Solved;
             }
+            // The bound was searched to the end (a deadline that stopped it broke the
+            // loop above, and a cap it reached ends the loop here) and refused children
+            // that cost at least `over` more than it allowed, so no sequence costs
+            // between the two: the bounds in between would search the same nodes again
+            // and find nothing. On the 15-puzzle every sequence to the goal has the
+            // parity of the start's bound, so every other bound is skipped.
+            let next = bound.saturating_add(over.max(1));
             if outcome
                 .length
-                .is_some_and(|l| bound >= l.saturating_add(settings.slack))
+                .is_some_and(|l| next > l.saturating_add(settings.slack))
             {
                 break;
             }
-            bound += 1;
+            bound = next;
         }
         if self.bounded && outcome.length.is_none() && stop < settings.max_depth {
             outcome.status = Status::LimitsBound(stop);

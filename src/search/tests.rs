@@ -249,3 +249,42 @@ fn the_search_reports_nodes_depths_and_solutions() {
         assert_eq!(*tally.depths.lock().unwrap(), expected);
     }
 }
+
+/// Parent pruning on the 15-puzzle: after every slide, the slide that takes the tile
+/// back is among the moves the search refuses next. A slide and the slide back have one
+/// effect (D1 and U5 both swap cells 1 and 5), and each slide's effect is its own
+/// inverse, so the first move found to undo a slide was once the slide itself, which
+/// its guard never allows twice in a row: half the slides could be taken back at once,
+/// and the search went through every such pair.
+#[test]
+fn the_slide_back_is_never_searched() {
+    let p = crate::def::parse_puzzle(include_bytes!("../../puzzles/15puzzle.def"), "15.def")
+        .unwrap()
+        .0;
+    let undo = ctx::undoing_moves(&p, crate::puzzle::Metric::Htm);
+    let mut rng = crate::rng::Rng::new(15);
+    let mut s = p.solved.clone();
+    let legal = |s: &State| -> Vec<MoveId> {
+        (0..p.moves.len())
+            .map(|m| MoveId(m as u16))
+            .filter(|&m| p.block_allows(s, m))
+            .collect()
+    };
+    for _ in 0..1000 {
+        let moves = legal(&s);
+        let a = moves[rng.below(moves.len() as u64) as usize];
+        let t = s.then(&p.mv(a).effect, &p.sets);
+        let back: Vec<MoveId> = legal(&t)
+            .into_iter()
+            .filter(|&b| t.then(&p.mv(b).effect, &p.sets) == s)
+            .collect();
+        assert_eq!(back.len(), 1, "one slide takes {} back", p.mv(a).name);
+        assert!(
+            undo[a.0 as usize].contains(&back[0].0),
+            "{} is not refused after {}",
+            p.mv(back[0]).name,
+            p.mv(a).name
+        );
+        s = t;
+    }
+}

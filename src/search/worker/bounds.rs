@@ -165,7 +165,14 @@ impl Worker<'_, '_, '_> {
         }
         let ip = self.ctx.inverse.as_ref().expect("planned");
         ip.invert_into(&self.inverse.full[level + 1], &mut self.inverse.inv);
-        plan.inverse.iter().all(|&c| self.inverse_bound(c) <= left)
+        for &c in &plan.inverse {
+            let h = self.inverse_bound(c);
+            if h > left {
+                self.refused_by(h - left);
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether the children of the node at `level` are one of the sample: about one

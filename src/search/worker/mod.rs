@@ -8,7 +8,7 @@ use super::canon::{Canon, DEAD};
 use super::checks::{Plan, Samples};
 use super::ordered::{Buffering, Emitter, Sink};
 use super::{Ctx, SearchError};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Nodes a worker generates between two reports to the progress: often enough for a
 /// live count several times a second, rarely enough that the shared counter behind the
@@ -42,6 +42,9 @@ struct Worker<'c, 'a, 'e> {
     nodes: u64,
     /// Nodes already reported to the search's progress.
     reported: u64,
+    /// The least excess over the cost left of the children refused for their cost or
+    /// their bound (`u32::MAX` while none was): the next bound that can admit one.
+    over: u32,
 }
 
 /// The path being searched, one row per level.
@@ -195,6 +198,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             },
             nodes: 0,
             reported: 0,
+            over: u32::MAX,
         }
     }
 
@@ -236,16 +240,33 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         }
     }
 
-    /// The key of the child of the node at `level` by move `m`, and whether the exact
-    /// table (when there is one) lets it finish within `left`. Without guards: (0, true).
+    /// The key of the child of the node at `level` by move `m`, and by how much its
+    /// guarded bound passes `left` (0 when it fits). Without guards: (0, 0).
     #[inline]
-    fn child_key(&self, level: usize, m: usize, left: u32) -> (u128, bool) {
+    fn child_key(&self, level: usize, m: usize, left: u32) -> (u128, u32) {
         match &self.ctx.guards {
-            None => (0, true),
+            None => (0, 0),
             Some(g) => {
                 let k = g.packer.step(m, self.guard.path[level]);
-                (k, g.within(k, left))
+                (k, g.over(k, left, self.over))
             }
+        }
+    }
+
+    /// Notes a child refused by `excess` more than the cost left (at least 1): a bound
+    /// that much larger is the first that could admit it.
+    #[inline]
+    fn refused_by(&mut self, excess: u32) {
+        self.over = self.over.min(excess.max(1));
+    }
+
+    /// Notes move `m` when it costs more than the `remaining` cost, whatever else
+    /// refuses it (noting too small an excess only deepens by less).
+    #[inline]
+    fn note_cost(&mut self, m: usize, remaining: u32) {
+        let cost = self.ctx.cost[m];
+        if cost > remaining {
+            self.refused_by(cost - remaining);
         }
     }
 
@@ -279,23 +300,32 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let ctx = self.ctx;
         let to = self.may_try(remaining, state, m, legal);
         if to == DEAD || !self.guard_ok(level, m) {
+            self.note_cost(m, remaining);
             return None;
         }
         let cost = ctx.cost[m];
         let left = remaining - cost;
-        if !self.child_key(level, m, left).1 {
+        let over = self.child_key(level, m, left).1;
+        if over > 0 {
+            self.refused_by(over);
             return None;
         }
         self.advance(level, m);
         self.nodes += 1;
         let next = &self.path.states[(level + 1) * ctx.width..(level + 2) * ctx.width];
+        let mut h = 0;
         for (slots, t) in &ctx.prune {
             let idx: u64 = slots.iter().map(|&(s, st)| next[s] as u64 * st).sum();
-            if t.get(idx) > left {
-                return None;
+            h = h.max(t.get(idx));
+            if h > left {
+                break;
             }
         }
-        if ctx.reduced.as_ref().is_some_and(|r| r.get(next) > left) {
+        if h <= left {
+            h = ctx.reduced.as_ref().map_or(h, |r| h.max(r.get(next)));
+        }
+        if h > left {
+            self.refused_by(h - left);
             return None;
         }
         Some((left, to))
@@ -361,7 +391,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                     .path
                     .moves
                     .last()
-                    .is_none_or(|&p| ctx.undo[p as usize] != m as u16))
+                    .is_none_or(|&p| !ctx.undo[p as usize].contains(&(m as u16))))
         {
             to
         } else {
@@ -375,7 +405,10 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let w = self.ctx.width;
         let mut kept = 0;
         for i in 0..alive {
-            if self.kids.h[i] <= self.kids.left[kbase + i] {
+            let (h, left) = (self.kids.h[i], self.kids.left[kbase + i]);
+            if h > left {
+                self.refused_by(h - left);
+            } else {
                 if kept != i {
                     let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
                     self.kids.vals.copy_within(b..b + w, a);
@@ -407,11 +440,15 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     /// their move order, so solutions come out in ksolve+'s order.
     fn dfs(&mut self, level: usize, remaining: u32, state: u32) {
         if remaining == 0 {
+            // The node's children are left to larger bounds (a solution is not extended
+            // here), and every move that is not free costs at least 1.
             if self.is_goal(level) {
                 self.record();
+                self.refused_by(1);
                 return;
             }
             if self.ctx.zero_run == 0 {
+                self.refused_by(1);
                 return;
             }
         }
@@ -423,10 +460,12 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         for m in 0..nm {
             let to = self.may_try(remaining, state, m, legal);
             if to == DEAD || !self.guard_ok(level, m) {
+                self.note_cost(m, remaining);
                 continue;
             }
-            let (key, fits) = self.child_key(level, m, remaining - ctx.cost[m]);
-            if !fits {
+            let (key, over) = self.child_key(level, m, remaining - ctx.cost[m]);
+            if over > 0 {
+                self.refused_by(over);
                 continue;
             }
             let k = kbase + alive;
@@ -532,9 +571,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         if remaining == 0 {
             if self.is_goal(level) {
                 out.push(Item::Solution(self.path.moves.clone()));
+                self.refused_by(1);
                 return;
             }
             if self.ctx.zero_run == 0 {
+                self.refused_by(1);
                 return;
             }
         }
@@ -584,7 +625,10 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
 
 /// Searches every sequence of cost exactly `bound` with the checks of `plan`, handing
 /// at most `cap` solutions to `sink` in order; returns how many it was given, the nodes
-/// generated and the sample of what the checks cut. The top of
+/// generated, the sample of what the checks cut and the least excess of a refused child
+/// over its cost left (`u32::MAX` when none was refused): no sequence costs more than
+/// `bound` and less than `bound` plus that excess, unless the search stopped early
+/// (the cap reached, or the deadline). The top of
 /// the tree is expanded until there are enough prefixes to keep every thread busy;
 /// `threads` workers claim the prefixes in order and deliver through an [`Emitter`].
 pub(super) fn search_bound(
@@ -595,7 +639,7 @@ pub(super) fn search_bound(
     threads: usize,
     buffering: Buffering,
     sink: &mut Sink<'_>,
-) -> Result<(usize, u64, Samples), SearchError> {
+) -> Result<(usize, u64, Samples, u32), SearchError> {
     // Every move of the path but free ones costs at least 1, and free ones come in runs
     // of at most `zero_run` between them.
     let z = ctx.zero_run as usize;
@@ -607,6 +651,7 @@ pub(super) fn search_bound(
     loop {
         items.clear();
         top.nodes = 0;
+        top.over = u32::MAX;
         top.expand(0, bound, Canon::START, split, &mut items);
         // Enough prefixes, or the top of the tree is already costly: search what we have.
         if items.len() >= want || split + 2 >= levels || top.nodes > 200_000 {
@@ -618,6 +663,7 @@ pub(super) fn search_bound(
     let next = AtomicUsize::new(0);
     ctx.progress.inc(top.nodes);
     let nodes = AtomicU64::new(top.nodes);
+    let over = AtomicU32::new(top.over);
     let samples = std::sync::Mutex::new(Samples::default());
     let work = || {
         let mut w = Worker::new(ctx, plan, levels, Some(&emitter));
@@ -633,6 +679,7 @@ pub(super) fn search_bound(
         }
         w.report();
         nodes.fetch_add(w.nodes, Relaxed);
+        over.fetch_min(w.over, Relaxed);
         // A worker that panicked has poisoned the lock; its samples are lost, which
         // only leaves the plan as it was.
         if let Ok(mut all) = samples.lock() {
@@ -655,6 +702,7 @@ pub(super) fn search_bound(
             emitted,
             nodes.into_inner(),
             samples.into_inner().unwrap_or_default(),
+            over.into_inner(),
         )),
     }
 }

@@ -514,29 +514,30 @@ impl Family {
         sum
     }
 
-    /// Whether the family's bound for the set's labels `labels` is at most `left`,
-    /// stopping at the first table, and the first image, that passes it.
+    /// By how much the family's bound for the set's labels `labels` passes `left` (0
+    /// when it does not): the sums are cut short once the excess reaches `enough` (at
+    /// least 1), so a larger excess is only known to be at least `enough`.
     #[inline]
-    fn within_labels(&self, labels: &[u16], left: u32) -> bool {
-        if !self.sum_within(labels, left) {
-            return false;
-        }
+    fn over_labels(&self, labels: &[u16], left: u32, enough: u32) -> u32 {
+        let mut over = self.sum_over(labels, left, enough);
         let mut image = [0u16; MAX_POSITIONS];
         let image = &mut image[..labels.len()];
         for m in &self.plan.mirrors {
-            m.image(labels, image);
-            if !self.sum_within(image, left) {
-                return false;
+            if over >= enough {
+                break;
             }
+            m.image(labels, image);
+            over = over.max(self.sum_over(image, left, enough));
         }
-        true
+        over
     }
 
-    /// Whether the sum of the tables' bounds for `labels` is at most `left` (and none
-    /// says the goal is out of reach).
+    /// By how much the sum of the tables' bounds for `labels` passes `left` (0 when it
+    /// does not), summed only until the excess reaches `enough`.
     #[inline]
-    fn sum_within(&self, labels: &[u16], left: u32) -> bool {
-        self.sum_upto(labels, left) <= left
+    fn sum_over(&self, labels: &[u16], left: u32, enough: u32) -> u32 {
+        let cap = left.saturating_add(enough.max(1) - 1);
+        self.sum_upto(labels, cap).saturating_sub(left)
     }
 
     /// The family's bound for `state` (a position of the definition's puzzle).
@@ -557,17 +558,20 @@ impl Family {
         self.bound_labels(&labels[self.offset..self.offset + self.size])
     }
 
-    /// [`Family::bound_key`]` <= left`, computed only as far as needed.
+    /// By how much [`Family::bound_key`] passes `left` (0 when it does not), computed
+    /// only until the excess reaches `enough`: the search only needs to know whether the
+    /// position fits, and, when it does not, whether it passes by less than the least
+    /// excess met so far (`enough`), which sets the next bound.
     #[inline]
-    pub(crate) fn within_key(&self, packer: &Packer, key: u128, left: u32) -> bool {
+    pub(crate) fn over_key(&self, packer: &Packer, key: u128, left: u32, enough: u32) -> u32 {
         let mut labels = [0u16; MAX_POSITIONS];
         let mut oris = [0u8; MAX_POSITIONS];
         let npos = self.npos;
         if npos > MAX_POSITIONS {
-            return true;
+            return 0;
         }
         packer.unpack(key, &mut labels[..npos], &mut oris[..npos]);
-        self.within_labels(&labels[self.offset..self.offset + self.size], left)
+        self.over_labels(&labels[self.offset..self.offset + self.size], left, enough)
     }
 
     /// Bytes the family's entries take.

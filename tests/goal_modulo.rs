@@ -321,4 +321,17 @@ fn a_modulus_that_does_not_divide_the_orientations_is_refused_where_it_stands() 
         .unwrap_err()
         .to_string();
     assert!(e.contains("orientation 4 is not one of set `P`'s"), "{e}");
+    // Eight twists of six known modulo 2 make 3^8 = 6,561 goal positions.
+    let many = format!(
+        "Set P 8 6\nSolved\nP\n1 2 3 4 5 6 7 8\n{}\nEnd\nMove A\nP\n2 3 4 5 6 7 8 1\n1 0 0 0 0 0 0 0\nEnd\n",
+        ["1%2"; 8].join(" ")
+    );
+    let e = parse_puzzle(many.as_bytes(), "many.def")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("many.def:2:1:"), "{e}");
+    assert!(e.contains("more than 4096 goal positions"), "{e}");
+    // Free twists make none.
+    let free = many.replace("1%2 1%2", "? ?");
+    assert!(parse_puzzle(free.as_bytes(), "free.def").is_ok());
 }

@@ -23,6 +23,7 @@ use crate::located::{DefError, Warning};
 use crate::puzzle::limits::{
     MAX_MOVES, MAX_MOVE_ENTRIES, MAX_ORIENTATIONS, MAX_POSITIONS, MAX_SET_SIZE,
 };
+use crate::puzzle::modulo::MAX_MODULO_GOALS;
 use crate::puzzle::{order, IgnoreMask, MoveId, Puzzle, SetDef, SetState, Transform};
 use jsonc_parser::ast::Value;
 use std::collections::HashMap;
@@ -256,6 +257,12 @@ pub fn read_definition(bytes: &[u8], file: &str) -> Result<(Puzzle, Vec<Warning>
             })
             .collect();
         puzzle.set_known_mod(mods);
+        if puzzle.modulo_count().is_none_or(|c| c > MAX_MODULO_GOALS) {
+            return Err(doc.err(
+                doc.at(pattern),
+                format!("the pattern's `orientationMod` values make more than {MAX_MODULO_GOALS} goal positions: expected fewer pieces known modulo a divisor other than 1"),
+            ));
+        }
     }
     Ok((puzzle, warnings))
 }

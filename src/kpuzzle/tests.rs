@@ -97,14 +97,6 @@ fn refusals_name_the_spot() {
         ),
         (
             tiny("").replace(
-                "\"orientation\": [0, 0, 0] }",
-                "\"orientation\": [0, 0, 0], \"orientationMod\": [1, 0, 1] }",
-            ),
-            (4, 95),
-            "different moduli",
-        ),
-        (
-            tiny("").replace(
                 "[1, 0, 2], \"orientationDelta\": [1, 1, 0]",
                 "[0, 1, 2], \"orientationDelta\": [0, 0, 0]",
             ),
@@ -334,4 +326,35 @@ fn json_is_told_from_ksolve_text() {
     assert!(!is_json(b"Name x\nSet A 2 1\n"));
     assert!(!is_json(b"# {comment}\n"));
     assert!(!is_json(b""));
+}
+
+#[test]
+fn moduli_that_differ_within_an_orbit_are_the_goals() {
+    // Pieces 0 and 2 may show either twist: the goal is a set, the orbit keeps its two
+    // orientations, and what is free may be left unsolved by scrambles too.
+    let text = tiny("").replace(
+        "\"orientation\": [0, 0, 0] }",
+        "\"orientation\": [0, 0, 0], \"orientationMod\": [1, 0, 1] }",
+    );
+    let p = read(&text).unwrap();
+    assert_eq!(p.sets[0].orientations, 2);
+    assert_eq!(p.known_mod, [[1, 2, 1]]);
+    assert_eq!(p.ignore[0].ori, [true, false, true]);
+    let mut twisted = p.solved.clone();
+    twisted.sets[0].ori = vec![1, 0, 1];
+    assert!(p.is_solved(&twisted, &[]));
+    twisted.sets[0].ori = vec![0, 1, 0];
+    assert!(!p.is_solved(&twisted, &[]));
+    // A shared modulus is the orbit's count, unless `moduloGoal` names the orbit.
+    let shared = tiny("").replace(
+        "\"orientation\": [0, 0, 0] }",
+        "\"orientation\": [0, 0, 0], \"orientationMod\": [1, 1, 1] }",
+    );
+    assert_eq!(read(&shared).unwrap().sets[0].orientations, 1);
+    let named = shared.replacen('{', "{ \"ksolve\": { \"moduloGoal\": [\"P\"] },", 1);
+    let p = read(&named).unwrap();
+    assert_eq!(
+        (p.sets[0].orientations, &p.known_mod[..]),
+        (2, &[vec![1, 1, 1]][..])
+    );
 }

@@ -412,6 +412,7 @@ impl<'s> Builder<'s> {
                 self.known_mod[k] = mods;
             }
         }
+        modulo::check_count(self.src, line, &self.sets, &self.known_mod)?;
         self.solved = Some((state, line.no));
         Ok(())
     }

@@ -10,6 +10,7 @@
 use super::{invalid, number_in};
 use crate::def::lex::{Line, Source};
 use crate::located::DefError;
+use crate::puzzle::modulo::MAX_MODULO_GOALS;
 use crate::puzzle::SetDef;
 
 /// One entry of a `Solved` orientation row: the orientation, and the modulus it is
@@ -66,4 +67,29 @@ pub(super) fn solved_row(
         mods.push(m);
     }
     Ok((ori, mods))
+}
+
+/// Refuses moduli that make more than [`MAX_MODULO_GOALS`] goal positions (a free
+/// twist is no position of its own: the goal leaves it unread).
+pub(super) fn check_count(
+    src: &Source,
+    line: &Line,
+    sets: &[SetDef],
+    mods: &[Vec<u8>],
+) -> Result<(), DefError> {
+    let count = sets.iter().zip(mods).try_fold(1u64, |c, (set, row)| {
+        row.iter()
+            .filter(|&&m| m > 1 && m < set.orientations)
+            .try_fold(c, |c, &m| c.checked_mul((set.orientations / m) as u64))
+    });
+    match count {
+        Some(c) if c <= MAX_MODULO_GOALS => Ok(()),
+        _ => Err(src.err(
+            line,
+            0,
+            invalid(format!(
+                "the orientations `Solved` knows modulo a divisor make more than {MAX_MODULO_GOALS} goal positions: expected fewer `O%M` entries (`?` makes none)"
+            )),
+        )),
+    }
 }

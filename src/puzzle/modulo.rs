@@ -14,11 +14,22 @@
 //! uses ([`crate::puzzle::SolveSettings::for_puzzle`] puts it in force), whose pruning
 //! tables are then built from every member.
 
-use super::{Goal, Puzzle, State};
+use super::{Goal, Puzzle, SetDef, State};
 
 /// The most goal positions the moduli of one definition may make: every one is a
 /// source of the pruning tables and of a breadth-first search.
 pub const MAX_MODULO_GOALS: u64 = 4096;
+
+/// How many goal positions the moduli `mods` (per set and position; the set's count
+/// where a twist is known exactly) make of one filling of the goal: a free twist (1)
+/// makes none, since the goal leaves it unread. `None` past `u64`.
+pub fn modulo_count(sets: &[SetDef], mods: &[Vec<u8>]) -> Option<u64> {
+    sets.iter().zip(mods).try_fold(1u64, |c, (set, row)| {
+        row.iter()
+            .filter(|&&m| m > 1 && m < set.orientations)
+            .try_fold(c, |c, &m| c.checked_mul((set.orientations / m) as u64))
+    })
+}
 
 impl Puzzle {
     /// The modulus the goal knows the orientation at position `i` of set `k` by: the
@@ -41,26 +52,22 @@ impl Puzzle {
 
     /// Whether the goal knows some orientation only modulo a divisor.
     pub fn has_known_mod(&self) -> bool {
-        (0..self.sets.len()).any(|k| {
-            (0..self.sets[k].size)
-                .any(|i| self.ori_modulus(k, i) < self.sets[k].orientations.max(1))
-        })
+        self.modulo_places(true).next().is_some()
     }
 
     /// How many positions the moduli make of each filling of the goal (1 without
     /// moduli); `None` past `u64`.
     pub fn modulo_count(&self) -> Option<u64> {
-        self.modulo_places().try_fold(1u64, |c, (k, _, m)| {
-            c.checked_mul((self.sets[k].orientations / m) as u64)
-        })
+        modulo_count(&self.sets, &self.known_mod)
     }
 
-    /// The positions known modulo a proper divisor other than 1: set, position, modulus.
-    fn modulo_places(&self) -> impl Iterator<Item = (usize, usize, u8)> + '_ {
+    /// The positions whose twist the goal knows only modulo a divisor (free ones, known
+    /// modulo 1, only with `free`): set, position, modulus.
+    fn modulo_places(&self, free: bool) -> impl Iterator<Item = (usize, usize, u8)> + '_ {
         (0..self.sets.len()).flat_map(move |k| {
             (0..self.sets[k].size).filter_map(move |i| {
                 let m = self.ori_modulus(k, i);
-                (m > 1 && m < self.sets[k].orientations).then_some((k, i, m))
+                ((m > 1 || free) && m < self.sets[k].orientations).then_some((k, i, m))
             })
         })
     }
@@ -83,13 +90,7 @@ impl Puzzle {
         out: &mut Vec<State>,
         limit: usize,
     ) -> bool {
-        let places: Vec<(usize, usize, u8)> = (0..self.sets.len())
-            .flat_map(|k| (0..self.sets[k].size).map(move |i| (k, i)))
-            .filter_map(|(k, i)| {
-                let m = self.ori_modulus(k, i);
-                (m < self.sets[k].orientations.max(1)).then_some((k, i, m))
-            })
-            .collect();
+        let places: Vec<(usize, usize, u8)> = self.modulo_places(true).collect();
         let mut s = state.clone();
         self.vary(&places, 0, &mut s, out, limit)
     }
@@ -129,7 +130,7 @@ impl Puzzle {
             return None;
         }
         let mut goal = Goal::plain(self, name);
-        for (k, i, m) in self.modulo_places().collect::<Vec<_>>() {
+        for (k, i, m) in self.modulo_places(false).collect::<Vec<_>>() {
             let n = self.sets[k].orientations;
             goal.positions = goal
                 .positions

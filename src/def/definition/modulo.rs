@@ -77,11 +77,7 @@ pub(super) fn check_count(
     sets: &[SetDef],
     mods: &[Vec<u8>],
 ) -> Result<(), DefError> {
-    let count = sets.iter().zip(mods).try_fold(1u64, |c, (set, row)| {
-        row.iter()
-            .filter(|&&m| m > 1 && m < set.orientations)
-            .try_fold(c, |c, &m| c.checked_mul((set.orientations / m) as u64))
-    });
+    let count = crate::puzzle::modulo::modulo_count(sets, mods);
     match count {
         Some(c) if c <= MAX_MODULO_GOALS => Ok(()),
         _ => Err(src.err(

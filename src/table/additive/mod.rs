@@ -470,23 +470,16 @@ impl Family {
     /// position), [`INFINITE`] when some table says the goal is out of reach.
     #[inline]
     fn bound_labels(&self, labels: &[u16]) -> u32 {
-        self.max_over_images(labels, INFINITE, |l| self.sum_labels(l))
-    }
-
-    /// The largest of `f` over `labels` and their mirror images, the images looked at
-    /// only while it is below `stop`. A mirror image is exactly as far from the goal, so
-    /// its bound holds for the position too.
-    #[inline]
-    fn max_over_images(&self, labels: &[u16], stop: u32, f: impl Fn(&[u16]) -> u32) -> u32 {
-        let mut best = f(labels);
+        let mut best = self.sum_labels(labels);
+        // A mirror image is exactly as far from the goal, so its bound holds here too.
         let mut image = [0u16; MAX_POSITIONS];
         let image = &mut image[..labels.len()];
         for m in &self.plan.mirrors {
-            if best >= stop {
+            if best >= INFINITE {
                 break;
             }
             m.image(labels, image);
-            best = best.max(f(image));
+            best = best.max(self.sum_labels(image));
         }
         best
     }
@@ -526,7 +519,17 @@ impl Family {
     /// least 1), so a larger excess is only known to be at least `enough`.
     #[inline]
     fn over_labels(&self, labels: &[u16], left: u32, enough: u32) -> u32 {
-        self.max_over_images(labels, enough, |l| self.sum_over(l, left, enough))
+        let mut over = self.sum_over(labels, left, enough);
+        let mut image = [0u16; MAX_POSITIONS];
+        let image = &mut image[..labels.len()];
+        for m in &self.plan.mirrors {
+            if over >= enough {
+                break;
+            }
+            m.image(labels, image);
+            over = over.max(self.sum_over(image, left, enough));
+        }
+        over
     }
 
     /// By how much the sum of the tables' bounds for `labels` passes `left` (0 when it

@@ -26,3 +26,4 @@ pub mod sticker;
 pub mod storage;
 pub mod symmetry;
 pub mod table;
+pub mod words;

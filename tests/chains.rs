@@ -348,50 +348,70 @@ fn random_definition(seed: u64) -> String {
 
 #[test]
 fn chains_of_puzzles_that_ship_nowhere_answer_correctly() {
-    use ksolve::chain::{find, Effort, Fast};
+    use ksolve::chain::find;
     use ksolve::group::{BigUint, Group};
-    use ksolve::storage::cache::TableCache;
-    use ksolve::table::Tables;
-    let mut multi = 0;
+    let (mut multi, mut words) = (0, 0);
     for seed in 0..12u64 {
         let text = random_definition(seed);
         let p = ksolve::def::parse_puzzle(text.as_bytes(), "random.def")
             .unwrap()
             .0;
-        // The smallest limit (a power of ten) that has a chain, so that most chains
-        // take several phases.
-        let Some(chain) = (2..8).find_map(|e| find(&p, &BigUint::pow(10, e)).ok()) else {
-            continue;
-        };
-        if chain.phases.len() > 1 {
-            multi += 1;
-        }
-        let mut product = BigUint::one();
-        for phase in &chain.phases {
-            product = product.mul(&phase.cosets);
-        }
-        assert_eq!(product, chain.positions, "seed {seed}");
         let group = Group::new(&p).unwrap();
-        assert_eq!(group.order(), &chain.positions, "seed {seed}");
-        let mut fast = Fast::new(&p, &chain, |_| {
-            Tables::new(TableCache::in_memory(), 16 << 20)
+        // The smallest limit (a power of ten) that has a chain of searched phases all the
+        // way down, so that most chains take several phases; and under the smallest
+        // limit, where phases run out early, the rest answered by words.
+        let searched = (2..8).find_map(|e| {
+            find(&p, &BigUint::pow(10, e))
+                .ok()
+                .filter(|c| c.words.is_none())
         });
-        let mut rng = ksolve::rng::Rng::new(seed);
-        for _ in 0..10 {
-            let start = group.random_state(&mut rng).unwrap();
-            let effort = Effort {
-                tries: Some(20),
-                ..Effort::default()
-            };
-            let out = fast.solve(&start, &effort, &mut |_| {}).unwrap();
-            let answer = out.solution.unwrap();
-            let end = p.apply_sequence(&start, &answer);
-            assert!(
-                p.is_solved(&end, &[]),
-                "seed {seed}: {}",
-                p.format_sequence(&answer)
-            );
+        let smallest = find(&p, &BigUint::pow(10, 2)).unwrap();
+        for chain in searched.iter().chain([&smallest]) {
+            if chain.words.is_none() && chain.phases.len() > 1 {
+                multi += 1;
+            }
+            let mut product = BigUint::one();
+            for phase in &chain.phases {
+                product = product.mul(&phase.cosets);
+            }
+            if let Some(w) = &chain.words {
+                words += 1;
+                product = product.mul(&w.group.positions(&p).unwrap());
+            }
+            assert_eq!(product, chain.positions, "seed {seed}");
+            assert_eq!(group.order(), &chain.positions, "seed {seed}");
+            answers_replay(&p, chain, &group, seed);
         }
     }
     assert!(multi >= 3, "{multi} chains of several phases");
+    assert!(words >= 3, "{words} chains ending in words");
+}
+
+/// Ten random positions of `group` solved along `chain`, each answer replayed.
+fn answers_replay(
+    p: &ksolve::puzzle::Puzzle,
+    chain: &ksolve::chain::Chain,
+    group: &ksolve::group::Group,
+    seed: u64,
+) {
+    use ksolve::chain::{Effort, Fast};
+    use ksolve::storage::cache::TableCache;
+    use ksolve::table::Tables;
+    let mut fast = Fast::new(p, chain, |_| Tables::new(TableCache::in_memory(), 16 << 20));
+    let mut rng = ksolve::rng::Rng::new(seed);
+    for _ in 0..10 {
+        let start = group.random_state(&mut rng).unwrap();
+        let effort = Effort {
+            tries: Some(20),
+            ..Effort::default()
+        };
+        let out = fast.solve(&start, &effort, &mut |_| {}).unwrap();
+        let answer = out.solution.unwrap();
+        let end = p.apply_sequence(&start, &answer);
+        assert!(
+            p.is_solved(&end, &[]),
+            "seed {seed}: {}",
+            p.format_sequence(&answer)
+        );
+    }
 }

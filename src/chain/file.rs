@@ -127,6 +127,7 @@ impl Chain {
             upper_count = lower_count;
         }
         Ok(Chain {
+            words: None,
             phases,
             positions: top_count,
             given: true,

@@ -14,9 +14,10 @@
 //! Every phase of the path is then checked exactly ([`Target::exact_within`]); a phase
 //! that fails is struck out and the path found again.
 
-use super::{Chain, ChainError, Phase, Subgroup, Target};
+use super::{Chain, ChainError, Phase, Subgroup, Target, Words};
 use crate::group::BigUint;
 use crate::puzzle::Puzzle;
+use crate::words::WordTable;
 use std::collections::{HashMap, HashSet};
 
 /// At most this many candidate subgroups are counted one by one.
@@ -31,6 +32,14 @@ pub fn coset_limit(budget: u64) -> BigUint {
     let mut n = BigUint::from(budget.max(1 << 20));
     n.mul_u64(16);
     n
+}
+
+/// The memory budget that [`coset_limit`] makes `limit` of.
+fn budget_of(limit: &BigUint) -> u64 {
+    limit
+        .div_rem_u64(16)
+        .and_then(|(q, _)| q.to_u64())
+        .unwrap_or(u64::MAX)
 }
 
 /// `ln n`, close enough for estimates.
@@ -67,19 +76,23 @@ fn phase_cost(puzzle: &Puzzle, upper: &Subgroup, ln_cosets: f64) -> f64 {
 
 /// What the greedy descent may spend before it gives up, in units of one subgroup
 /// counted (or one picture checked) on a puzzle of 16 (set, position, orientation)
-/// points: a count builds a stabiliser chain, whose cost grows with the points, so a
-/// Rotate board (16 points) may count 600 subgroups and a 5x5x5 (150) about 64.
+/// points: a count builds a stabiliser chain, whose cost grows with the points (see
+/// [`unit`]), so a Rotate board (16 points) may count 600 subgroups.
 const GREEDY_WORK: usize = 600;
 const GREEDY_PICTURE_WORK: usize = 300;
 
-/// The work units one count costs on `puzzle`.
+/// The work units one count costs on `puzzle`: the stabiliser chain's cost grows
+/// faster than its points (more levels, each with longer orbits and permutations), so
+/// a 4x4x4 (72 points) may count about 24 subgroups and a 5x5x5 (144) about 6, where
+/// a descent of subgroups as large as the whole group (one coset each) would take
+/// seconds per step and find nothing a table of words does not answer anyway.
 fn unit(puzzle: &Puzzle) -> usize {
     let points: usize = puzzle
         .sets
         .iter()
         .map(|s| s.size * s.orientations.max(1) as usize)
         .sum();
-    points.div_ceil(16).max(1)
+    points.div_ceil(16).max(1).pow(2)
 }
 
 /// Counts of subgroups, computed once each.
@@ -103,7 +116,10 @@ impl Counts<'_> {
     }
 }
 
-/// Finds a chain for `puzzle` whose phases have at most `limit` cosets each.
+/// Finds a chain for `puzzle` whose phases have at most `limit` cosets each. Where no
+/// chain leads all the way down, the longest descent of exact phases found is kept and
+/// the group it ends in is answered by a table of words (the whole group, when no phase
+/// at all is within the limit).
 pub fn find(puzzle: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
     super::refusal(puzzle)?;
     let top = Subgroup::searched(puzzle);
@@ -113,46 +129,93 @@ pub fn find(puzzle: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
     };
     let top_count = counts.of(&top).ok_or(ChainError::Uncounted)?;
     let mut struck: HashSet<(Subgroup, Subgroup)> = HashSet::new();
+    // The longest descent of exact phases seen, should no chain reach the bottom.
+    let mut partial: Vec<Phase> = Vec::new();
     for _ in 0..64 {
         let path = match top.all_below(puzzle, EXHAUSTIVE) {
-            Some(all) => cheapest(puzzle, &top, all, &mut counts, limit, &struck),
-            None => greedy(puzzle, &top, &mut counts, limit, &struck),
-        }
-        .ok_or_else(|| ChainError::NotFound(limit.clone()))?;
-        let mut phases = Vec::new();
-        for pair in path.windows(2) {
-            let (upper, lower) = (&pair[0], &pair[1]);
-            let (cu, cl) = (counts.of(upper), counts.of(lower));
-            let target = Target::of(puzzle, &lower.generators(puzzle));
-            let exact = match (cu, cl) {
-                (Some(cu), Some(cl)) => {
-                    target.exact_within(puzzle, &upper.generators(puzzle), &cu, &cl)
-                }
-                _ => None,
-            };
-            match exact {
-                Some(cosets) => phases.push(Phase::new(
-                    puzzle,
-                    upper.clone(),
-                    lower.clone(),
-                    target,
-                    cosets,
-                )),
-                None => {
-                    struck.insert((upper.clone(), lower.clone()));
-                    break;
-                }
+            Some(all) => {
+                cheapest(puzzle, &top, all, &mut counts, limit, &struck).ok_or_else(Vec::new)
             }
-        }
-        if phases.len() + 1 == path.len() {
+            None => greedy(puzzle, &top, &mut counts, limit, &struck),
+        };
+        let (path, complete) = match path {
+            Ok(path) => (path, true),
+            Err(prefix) => (prefix, false),
+        };
+        let phases = exact_phases(puzzle, &path, &mut counts, &mut struck);
+        if complete && phases.len() + 1 == path.len() {
             return Ok(Chain {
                 phases,
+                words: None,
                 positions: top_count,
                 given: false,
             });
         }
+        if phases.len() > partial.len() {
+            partial = phases;
+        }
+        if !complete {
+            break;
+        }
     }
-    Err(ChainError::NotFound(limit.clone()))
+    // A phase is kept only where its search has tables within its share of the budget
+    // (the phases share it equally, as `solve --fast` gives it), and only up to the
+    // last that narrows the group: a phase of one coset only drops generators, which
+    // leaves the words fewer moves to be short with.
+    let share = budget_of(limit) / partial.len().max(1) as u64;
+    if let Some(bad) = partial
+        .iter()
+        .position(|p| crate::table::plan::plan_report(&p.puzzle, share).is_err())
+    {
+        partial.truncate(bad);
+    }
+    while partial.last().is_some_and(|p| p.cosets == BigUint::one()) {
+        partial.pop();
+    }
+    let group = partial.last().map_or(top, |p| p.lower.clone());
+    let table = WordTable::build(puzzle, &group.generators(puzzle), &Default::default())?;
+    Ok(Chain {
+        phases: partial,
+        words: Some(Words { group, table }),
+        positions: top_count,
+        given: false,
+    })
+}
+
+/// The phases of `path` up to the first whose picture is not exact (that one is struck
+/// out, so that the next path found avoids it).
+fn exact_phases(
+    puzzle: &Puzzle,
+    path: &[Subgroup],
+    counts: &mut Counts,
+    struck: &mut HashSet<(Subgroup, Subgroup)>,
+) -> Vec<Phase> {
+    let mut phases = Vec::new();
+    for pair in path.windows(2) {
+        let (upper, lower) = (&pair[0], &pair[1]);
+        let (cu, cl) = (counts.of(upper), counts.of(lower));
+        let target = Target::of(puzzle, &lower.generators(puzzle));
+        let exact = match (cu, cl) {
+            (Some(cu), Some(cl)) => {
+                target.exact_within(puzzle, &upper.generators(puzzle), &cu, &cl)
+            }
+            _ => None,
+        };
+        match exact {
+            Some(cosets) => phases.push(Phase::new(
+                puzzle,
+                upper.clone(),
+                lower.clone(),
+                target,
+                cosets,
+            )),
+            None => {
+                struck.insert((upper.clone(), lower.clone()));
+                break;
+            }
+        }
+    }
+    phases
 }
 
 /// The cheapest path over every candidate below `top`.
@@ -215,40 +278,45 @@ fn cheapest(
 
 /// A path found phase by phase: from each group, one power step at a time to the
 /// smallest subgroup still within the limit whose picture is exact (a step whose
-/// picture is not exact would leave the next phase positions it cannot solve).
+/// picture is not exact would leave the next phase positions it cannot solve). When it
+/// gets stuck or its work is spent, the path so far is the error.
 fn greedy(
     puzzle: &Puzzle,
     top: &Subgroup,
     counts: &mut Counts,
     limit: &BigUint,
     struck: &HashSet<(Subgroup, Subgroup)>,
-) -> Option<Vec<Subgroup>> {
+) -> Result<Vec<Subgroup>, Vec<Subgroup>> {
     let ln_limit = ln(limit);
     let mut path = vec![top.clone()];
     let mut g = top.clone();
     let mut pictures = 0;
+    let spent = |counts: &Counts, pictures: usize| {
+        counts.known.len() * unit(puzzle) > GREEDY_WORK
+            || pictures * unit(puzzle) > GREEDY_PICTURE_WORK
+    };
     while !g.is_trivial(puzzle) {
-        if counts.known.len() * unit(puzzle) > GREEDY_WORK {
-            return None;
-        }
-        let gc = counts.of(&g)?;
+        let Some(gc) = counts.of(&g) else {
+            return Err(path);
+        };
         let lg = ln(&gc);
         let upper = g.generators(puzzle);
+        // Every step taken here is exact within `g`, so the descent so far is a phase
+        // even when the work runs out half way.
         let mut h = g.clone();
-        loop {
+        let mut out_of_work = false;
+        'descent: loop {
             let mut step: Option<(Subgroup, BigUint)> = None;
             for child in h.children(puzzle) {
-                if counts.known.len() * unit(puzzle) > GREEDY_WORK {
-                    return None;
+                if spent(counts, pictures) {
+                    out_of_work = true;
+                    break 'descent;
                 }
                 let Some(c) = counts.of(&child) else { continue };
                 if lg - ln(&c) > ln_limit + 1e-9 || step.as_ref().is_some_and(|(_, b)| c >= *b) {
                     continue;
                 }
                 pictures += 1;
-                if pictures * unit(puzzle) > GREEDY_PICTURE_WORK {
-                    return None;
-                }
                 let target = Target::of(puzzle, &child.generators(puzzle));
                 if target.exact_within(puzzle, &upper, &gc, &c).is_some() {
                     step = Some((child, c));
@@ -261,10 +329,13 @@ fn greedy(
         }
         // A phase found wrong once is not found again: the chain ends here.
         if h == g || struck.contains(&(g.clone(), h.clone())) {
-            return None;
+            return Err(path);
         }
         path.push(h.clone());
+        if out_of_work {
+            return Err(path);
+        }
         g = h;
     }
-    Some(path)
+    Ok(path)
 }

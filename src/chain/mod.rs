@@ -11,6 +11,9 @@
 //!   ([`Chain::read`]).
 //! - [`Phase`]: one step of a chain as a puzzle of its own, so that the table planner,
 //!   the table cache and the optimal search serve it as they serve any definition.
+//! - [`Words`]: where no subgroup within the limit leads further down (the 4x4x4, the
+//!   Megaminx), the rest of the chain is a table of words over the stabiliser chain of
+//!   the group the phases leave ([`crate::words`]): long answers, but at once.
 //! - [`Fast`]: solves a position phase by phase, trying many solutions of the first
 //!   phase to shorten the whole (as two-phase solvers do), until an effort or a time
 //!   limit is spent.
@@ -46,15 +49,28 @@ pub use target::Target;
 
 use crate::group::BigUint;
 use crate::puzzle::Puzzle;
+use crate::words::WordTable;
 
-/// A chain of subgroups, as phases from the searched group down to the trivial one.
+/// A chain of subgroups, as phases from the searched group down to the trivial one,
+/// the last of them perhaps answered by a table of words rather than searched.
 #[derive(Clone, Debug)]
 pub struct Chain {
     pub phases: Vec<Phase>,
+    /// The group the searched phases leave, when no phase within the limit leads down
+    /// from it: its positions are solved by sifting through its stabiliser chain with
+    /// short words ([`crate::words`]), long answers but at once.
+    pub words: Option<Words>,
     /// The positions of the group the searched moves generate.
     pub positions: BigUint,
     /// Whether the chain was read from a file rather than found.
     pub given: bool,
+}
+
+/// The last part of a chain, answered by words.
+#[derive(Clone, Debug)]
+pub struct Words {
+    pub group: Subgroup,
+    pub table: WordTable,
 }
 
 /// Why no chain could be made.
@@ -68,6 +84,8 @@ pub enum ChainError {
     Unsupported(&'static str),
     #[error(transparent)]
     Located(#[from] crate::located::DefError),
+    #[error("no phase within the limit and no table of words: {0}")]
+    Words(#[from] crate::words::WordsError),
 }
 
 /// Why `puzzle` has no chain of this kind, if it has none.

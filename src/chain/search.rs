@@ -19,6 +19,7 @@ use crate::progress::Silent;
 use crate::puzzle::{MoveId, Puzzle, SolveSettings, State};
 use crate::search::{SearchError, SolveOptions, Solver};
 use crate::table::Tables;
+use crate::words::WordTable;
 use std::time::Instant;
 
 /// First-phase solutions enumerated per round before the count is raised.
@@ -136,9 +137,11 @@ impl<'c> Fast<'c> {
             out.unreachable = Some(why.to_string());
             return Ok(out);
         }
+        let words = self.chain.words.as_ref().map(|w| &w.table);
         let Some((first, lengths)) = continue_from(
             puzzle,
             phases,
+            words,
             &mut self.solvers,
             start,
             0,
@@ -168,10 +171,11 @@ impl<'c> Fast<'c> {
             effort.deadline.is_some_and(|d| now >= d)
                 || (tried >= effort.min_tries && chain_until.is_some_and(|d| now >= d))
         };
-        if phases.len() == 1 {
-            // A chain of one phase is the optimal search itself.
+        if phases.len() + usize::from(words.is_some()) <= 1 {
+            // A chain of one phase is the optimal search itself; words alone give one
+            // answer, with nothing to try instead.
             out.exhausted = true;
-            out.optimal = true;
+            out.optimal = words.is_none();
             out.solution = Some(best);
             return Ok(out);
         }
@@ -235,7 +239,7 @@ impl<'c> Fast<'c> {
                     *tried += 1;
                     let state = puzzle.apply_sequence(start, &moves);
                     let room = best_ref.len() - moves.len() - 1;
-                    match continue_from(puzzle, phases, rest, &state, 1, Some(room), nodes) {
+                    match continue_from(puzzle, phases, words, rest, &state, 1, Some(room), nodes) {
                         Ok(Some((tail, lengths))) => {
                             *lengths_ref = std::iter::once(moves.len()).chain(lengths).collect();
                             let mut whole = moves;
@@ -337,12 +341,15 @@ fn prove(
 type Answer = (Vec<MoveId>, Vec<usize>);
 
 /// Solves phases `from..` in turn from `state`, each optimally (`solvers[j]` searches
-/// phase `from + j`); with `room`, the whole must take at most that many moves (only
-/// the last phase is bounded, the others take their optimal solutions). `None` when a
-/// phase has no solution within its bound. Each phase's length comes with the moves.
+/// phase `from + j`), then what is left by `words`; with `room`, the whole must take at
+/// most that many moves (only the last searched phase is bounded, the others take their
+/// optimal solutions). `None` when a phase has no solution within its bound. Each
+/// phase's length comes with the moves (the words' last).
+#[allow(clippy::too_many_arguments)]
 fn continue_from(
     puzzle: &Puzzle,
     phases: &[Phase],
+    words: Option<&WordTable>,
     solvers: &mut [Solver],
     state: &State,
     from: usize,
@@ -362,6 +369,13 @@ fn continue_from(
             return Ok(None);
         };
         state = puzzle.apply_sequence(&state, &sol);
+        lengths.push(sol.len());
+        moves.extend(sol);
+    }
+    if let Some(table) = words {
+        let Some(sol) = table.solve(puzzle, &state) else {
+            return Ok(None);
+        };
         lengths.push(sol.len());
         moves.extend(sol);
     }

@@ -55,22 +55,27 @@ pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
     let plans = fast.plans()?;
     let mut out = output::stdout();
     if !args.json {
-        let how = match chain.given {
-            true => format!(
+        let how = match (chain.given, &chain.words) {
+            (true, _) => format!(
                 "read from {}",
                 args.chain.as_deref().unwrap_or(&args.def).display()
             ),
-            false => format!(
+            (false, None) => format!(
                 "found from the definition, every phase within {} cosets",
                 coset_limit(budget).with_commas()
             ),
+            (false, Some(_)) => format!(
+                "no subgroup within {} cosets leads further down, so the last is answered \
+                 by a table of words",
+                coset_limit(budget).with_commas()
+            ),
         };
+        let n = chain.phases.len() + usize::from(chain.words.is_some());
         writeln!(
             out,
-            "{} positions; {} phase{}, {how}:",
+            "{} positions; {n} phase{}, {how}:",
             chain.positions.with_commas(),
-            chain.phases.len(),
-            if chain.phases.len() == 1 { "" } else { "s" }
+            if n == 1 { "" } else { "s" }
         )?;
     }
     for (i, (phase, plan)) in chain.phases.iter().zip(&plans).enumerate() {
@@ -104,6 +109,31 @@ pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
                 } else {
                     tables.join(", ")
                 }
+            )?;
+        }
+    }
+    if let Some(words) = &chain.words {
+        let (longest, bound) = words.table.longest();
+        let i = chain.phases.len() + 1;
+        let from = words.group.describe(&puzzle);
+        if args.json {
+            let record = serde_json::json!({
+                "phase": i,
+                "from": from,
+                "to": "<>",
+                "words": {
+                    "levels": words.table.levels(),
+                    "longest": longest,
+                    "at_most": bound,
+                },
+            });
+            writeln!(out, "{record}")?;
+        } else {
+            writeln!(
+                out,
+                "phase {i}: {from} -> <>\n  by words: {} levels of the stabiliser chain, \
+                 the longest word {longest} moves, at most {bound} moves in all",
+                words.table.levels()
             )?;
         }
     }

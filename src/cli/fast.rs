@@ -213,7 +213,8 @@ pub fn run(
                 "status": if length.is_some() { "solved" } else { "unreachable" },
                 "length": length,
                 "method": "chain",
-                "phases": chain.phases.len(),
+                "phases": chain.phases.len() + usize::from(chain.words.is_some()),
+                "words": chain.words.is_some(),
                 "phase_lengths": outcome.phase_lengths,
                 "tried": outcome.tried,
                 "exhausted": outcome.exhausted,
@@ -243,7 +244,7 @@ pub fn run(
                 scramble.name,
                 length.map_or("no solution".to_string(), |l| format!("{l} moves")),
                 format_duration(took),
-                chain.phases.len(),
+                chain.phases.len() + usize::from(chain.words.is_some()),
                 outcome.tried,
                 outcome.nodes
             ));

@@ -200,6 +200,26 @@ impl Group {
         })
     }
 
+    /// The stabiliser chain level by level: each base point with its orbit (the base
+    /// point first). The words room spells a short word for every orbit point.
+    pub(crate) fn levels(&self) -> Vec<(u16, Vec<u16>)> {
+        self.chain
+            .levels
+            .iter()
+            .map(|l| (l.base, l.orbit.clone()))
+            .collect()
+    }
+
+    /// How the group numbers its points.
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The colour every point shows in the solved state (see [`Layout::coloring`]).
+    pub(crate) fn solved_colors(&self) -> &[u32] {
+        &self.solved_colors
+    }
+
     /// The exact order of the group the moves generate.
     pub fn order(&self) -> &BigUint {
         &self.order

@@ -1,0 +1,49 @@
+use super::*;
+use crate::def::parse_puzzle;
+use crate::rng::Rng;
+
+fn puzzle(text: &[u8], name: &str) -> Puzzle {
+    parse_puzzle(text, name).unwrap().0
+}
+
+fn generators(p: &Puzzle) -> Vec<MoveId> {
+    p.base_moves.iter().map(|b| b.powers[0]).collect()
+}
+
+/// Random positions of `p` (drawn from its group) are all solved, and the answers
+/// replay to solved.
+fn solves_random_positions(p: &Puzzle, count: usize) -> usize {
+    let table = WordTable::build(p, &generators(p), &Effort::default()).unwrap();
+    let group = Group::new(p).unwrap();
+    let mut rng = Rng::new(7);
+    let mut total = 0;
+    for _ in 0..count {
+        let start = group.random_state(&mut rng).unwrap();
+        let answer = table.solve(p, &start).expect("a position of the group");
+        assert!(p.is_solved(&p.apply_sequence(&start, &answer), &[]));
+        total += answer.len();
+    }
+    total / count
+}
+
+#[test]
+fn the_2x2x2_is_solved_from_random_positions() {
+    let p = puzzle(include_bytes!("../../puzzles/2x2x2.def"), "2x2x2.def");
+    let mean = solves_random_positions(&p, 50);
+    assert!(mean < 60, "mean {mean}");
+}
+
+#[test]
+fn interchangeable_centres_of_the_4x4x4_are_solved() {
+    let p = puzzle(include_bytes!("../../puzzles/4x4x4.def"), "4x4x4.def");
+    solves_random_positions(&p, 5);
+}
+
+#[test]
+fn a_position_outside_the_group_is_not_solved() {
+    let p = puzzle(include_bytes!("../../puzzles/2x2x2.def"), "2x2x2.def");
+    let table = WordTable::build(&p, &generators(&p), &Effort::default()).unwrap();
+    let mut twisted = p.solved.clone();
+    twisted.sets[0].ori[0] = 1;
+    assert!(table.solve(&p, &twisted).is_none());
+}

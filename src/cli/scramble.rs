@@ -1,8 +1,9 @@
 //! `ksolve scramble DEF`: random-state scrambles. Each is the inverse of a short
 //! solution of a position drawn uniformly among those the moves reach (through the
 //! group's stabiliser chain of the searched moves); the solution comes from the chain
-//! of `solve --fast` or, where the puzzle has no chain but few positions, from the
-//! optimal search. On puzzles with blocks or guarded moves no uniform draw is known: the
+//! of `solve --fast` (on the 4x4x4, 5x5x5 and Megaminx its table of words, so those
+//! scrambles run to hundreds of moves) or, where the puzzle has no chain but few
+//! positions, from the optimal search. On puzzles with blocks or guarded moves no uniform draw is known: the
 //! position is the end of a long random walk of legal moves, and the output says so.
 //! Where no short solution can be found (no chain, too many positions, or a goal that
 //! is a set of positions, from which no one start is the solved state) the scramble is

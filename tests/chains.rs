@@ -243,6 +243,55 @@ fn fast_refuses_what_it_cannot_do() {
         "1",
     ]));
     assert!(err.contains("--fast"), "{err}");
+    // A goal whose pieces the solved state cannot be renamed to: the 4x4x4's centres
+    // are alike within a face, and an inner slice turn mixes them across faces.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("goal.txt");
+    std::fs::write(&file, "GoalAlg mixed\n2R\nEnd\nScrambleAlg s\nR\nEnd\n").unwrap();
+    let err = refused(&[
+        "solve".as_ref(),
+        "puzzles/4x4x4.def".as_ref(),
+        file.as_os_str(),
+        "--fast".as_ref(),
+        "--no-cache".as_ref(),
+    ]);
+    assert!(err.contains("does not take this goal"), "{err}");
+}
+
+#[test]
+fn fast_reaches_a_goal_of_one_position() {
+    let p = load_puzzle(root().join("puzzles/3x3x3.def")).unwrap().0;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("goal.txt");
+    let (pattern, scramble) = ("R2 L2 U2 D2 F2 B2", "R U F D B L2 U2 R F2 D B L U R F D2");
+    std::fs::write(
+        &file,
+        format!("GoalAlg checkers\n{pattern}\nEnd\nScrambleAlg s\n{scramble}\nEnd\n"),
+    )
+    .unwrap();
+    let out = json_lines(
+        dir.path(),
+        &[
+            "solve",
+            "puzzles/3x3x3.def",
+            file.to_str().unwrap(),
+            "--fast",
+        ],
+    );
+    let v = &out[0];
+    assert_eq!(v["status"], "solved", "{v}");
+    let moves = |s: &str| -> Vec<_> {
+        s.split_whitespace()
+            .map(|m| p.move_by_name(m).unwrap())
+            .collect()
+    };
+    let goal = p.apply_sequence(&p.solved, &moves(pattern));
+    let start = p.apply_sequence(&p.solved, &moves(scramble));
+    for answer in v["solutions"].as_array().unwrap() {
+        let end = p.apply_sequence(&start, &moves(answer.as_str().unwrap()));
+        assert_eq!(end, goal, "{answer}");
+    }
+    assert!(v["length"].as_u64().unwrap() <= 22, "{v}");
 }
 
 /// The 2x2x2's positions at each distance from solved (half-turn metric).

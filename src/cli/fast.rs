@@ -11,7 +11,9 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::chain::{coset_limit, Chain, Effort, Fast};
 use ksolve::progress::{format_duration, Progress};
-use ksolve::puzzle::{Metric, MoveId, Puzzle, Scramble, ScrambleSource, SolveSettings};
+use ksolve::puzzle::{
+    Goal, Metric, MoveId, Puzzle, Relabel, Scramble, ScrambleSource, SolveSettings, State,
+};
 use ksolve::rng::Rng;
 use ksolve::solve::{Reachability, Starts};
 use ksolve::table::Tables;
@@ -25,8 +27,9 @@ pub struct FastArgs {
     /// Solve phase by phase along a chain of subgroups (`ksolve chain DEF` shows it)
     /// instead of optimally: short solutions in a fraction of a second where an optimal
     /// search would take minutes or never end. Each shorter answer is printed as found.
-    /// Goals, MoveLimits, Slack, the quarter-turn metric and `?` are refused; MaxDepth
-    /// does not bound the answers (--max-length stops at a length).
+    /// A goal is reached when it is one position given in full; MoveLimits, Slack, the
+    /// quarter-turn metric and `?` are refused; MaxDepth does not bound the answers
+    /// (--max-length stops at a length).
     #[arg(long, conflicts_with_all = ["database", "steps", "count", "sort_by", "metrics", "shard", "shards", "out"])]
     pub fast: bool,
     /// With --fast: keep improving each answer for this many seconds.
@@ -103,8 +106,17 @@ pub fn run(
     // What the chain does not do is refused rather than ignored.
     let defaults = SolveSettings::for_puzzle(puzzle);
     for s in scrambles {
-        let unsupported = if s.settings.goal.is_some() {
-            Some("a goal (the chain solves to the definition's solved state)")
+        let unsupported = if s
+            .settings
+            .goal
+            .as_ref()
+            .is_some_and(|g| goal_renaming(puzzle, g).is_none())
+        {
+            Some(
+                "this goal (the chain reaches a goal by renaming pieces, so it takes a goal \
+                 of one position, given in full, whose pieces are told apart as the \
+                 solved state's are)",
+            )
         } else if s.settings.limits != defaults.limits {
             Some("MoveLimits or --moves (the chain chooses its moves phase by phase)")
         } else if s.settings.slack > 0 {
@@ -158,6 +170,22 @@ pub fn run(
         if let Some(why) = &start.impossible {
             anyhow::bail!("{}: {why}", scramble.name);
         }
+        // A goal is reached by solving the start with its pieces renamed so that the
+        // goal is the solved state (`Relabel`); answers are replayed on the start itself.
+        let goal = match &scramble.settings.goal {
+            Some(g) => Some(goal_renaming(puzzle, g).expect("checked above")),
+            None => None,
+        };
+        let renamed = match &goal {
+            Some((_, r)) => r.apply(puzzle, &start.state),
+            None => Some(start.state.clone()),
+        };
+        let Some(renamed) = renamed else {
+            anyhow::bail!(
+                "{}: the position holds pieces the goal has not, so it cannot reach the goal",
+                scramble.name
+            );
+        };
         let began = Instant::now();
         let effort = Effort {
             deadline: fast_args.time.map(|t| began + Duration::from_secs_f64(t)),
@@ -176,10 +204,14 @@ pub fn run(
         let mut failed: Option<String> = None;
         let mut unwritten: Option<std::io::Error> = None;
         let json = args.json;
-        let outcome = fast.solve(&start.state, &effort, &mut |sol| {
+        let outcome = fast.solve(&renamed, &effort, &mut |sol| {
             // Every answer is replayed before it is printed.
             let end = puzzle.apply_sequence(&start.state, sol);
-            if !puzzle.is_solved(&end, &start.ignore) {
+            let reached = match &goal {
+                Some((target, _)) => end == *target,
+                None => puzzle.is_solved(&end, &start.ignore),
+            };
+            if !reached {
                 failed.get_or_insert_with(|| puzzle.format_sequence(sol));
                 return;
             }
@@ -251,6 +283,20 @@ pub fn run(
         }
     }
     Ok(code)
+}
+
+/// The goal `goal` names as one whole position, with the renaming of pieces that makes
+/// it the solved state; `None` when it is several positions, leaves parts free, has
+/// classes, or tells pieces apart otherwise than the solved state does.
+fn goal_renaming(puzzle: &Puzzle, goal: &Goal) -> Option<(State, Relabel)> {
+    let [one] = goal.positions.as_slice() else {
+        return None;
+    };
+    if one.target.has_ignores() || one.has_classes() {
+        return None;
+    }
+    let r = Relabel::onto_solved(puzzle, &one.target.state)?;
+    Some((one.target.state.clone(), r))
 }
 
 /// One line to standard output, checked.

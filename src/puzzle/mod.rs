@@ -19,6 +19,7 @@ pub mod limits;
 pub mod modulo;
 pub(crate) mod moves;
 pub(crate) mod names;
+mod relabel;
 pub mod stickers;
 mod target;
 mod turns;
@@ -27,6 +28,7 @@ pub use auf::Auf;
 pub use goal::{union_masks, Classes, Goal, GoalPosition};
 pub use guard::{Cond, Guard, Rule};
 pub use moves::{order, power_name, qtm_cost, MoveId};
+pub use relabel::Relabel;
 pub use target::{LimitKey, Metric, MoveLimit, Scramble, ScrambleSource, SolveSettings, Target};
 pub use turns::{Lengths, TurnKind, TurnKinds, TurnMetric};
 

@@ -210,6 +210,31 @@ impl Group {
             .collect()
     }
 
+    /// A group element `g` with `state` = the solved state followed by `g`: matched
+    /// colour by colour with distinct pieces, found by the bounded search of `search.rs`
+    /// with interchangeable ones. `None` when there is none or `budget` ran out.
+    pub(crate) fn element_reaching(&self, state: &State, budget: u64) -> Option<Vec<u16>> {
+        if shape_reason(&self.sets, state).is_some() {
+            return None;
+        }
+        if self.distinct {
+            return self.element_of(state);
+        }
+        let mut target = vec![0u32; self.layout.total];
+        self.layout.coloring(state, &mut target);
+        let mut s = Searcher::new(
+            &self.chain,
+            self.tables(),
+            &self.solved_colors,
+            self.layout.colors(),
+            budget,
+        );
+        match s.find(&target) {
+            Outcome::Found(g) => Some(g),
+            Outcome::NotFound | Outcome::OutOfBudget => None,
+        }
+    }
+
     /// How the group numbers its points.
     pub(crate) fn layout(&self) -> &Layout {
         &self.layout

@@ -47,3 +47,46 @@ fn a_position_outside_the_group_is_not_solved() {
     twisted.sets[0].ori[0] = 1;
     assert!(table.solve(&p, &twisted).is_none());
 }
+
+#[test]
+fn an_element_of_the_group_sifts_without_choices() {
+    let p = puzzle(include_bytes!("../../puzzles/4x4x4.def"), "4x4x4.def");
+    let table = WordTable::build(&p, &generators(&p), &Effort::default()).unwrap();
+    let group = Group::new(&p).unwrap();
+    let mut rng = Rng::new(3);
+    for _ in 0..3 {
+        let start = group.random_state(&mut rng).unwrap();
+        // The way `solve` takes when the choices among the alike centres run out.
+        let g = table
+            .group
+            .element_reaching(&permuted(&start, &table.order), ELEMENT_BUDGET)
+            .unwrap();
+        let letters = table.sift_element(g).unwrap();
+        let answer = table.letters.moves(&letters);
+        assert!(p.is_solved(&p.apply_sequence(&start, &answer), &[]));
+    }
+}
+
+#[test]
+fn sets_are_ordered_alike_pieces_last_and_rarely_moved_ones_first() {
+    let cube = puzzle(include_bytes!("../../puzzles/4x4x4.def"), "4x4x4.def");
+    let name = |p: &Puzzle, k: usize| p.sets[k].name.clone();
+    let order = set_order(&cube, &generators(&cube));
+    assert_eq!(name(&cube, *order.last().unwrap()), "CENTRES");
+    let mega = puzzle(
+        include_bytes!("../../puzzles/megaminx_wca.def"),
+        "megaminx_wca.def",
+    );
+    let searched: Vec<MoveId> = mega
+        .base_moves
+        .iter()
+        .enumerate()
+        .filter(|(b, _)| mega.searched.get(*b).copied().unwrap_or(true))
+        .map(|(_, m)| m.powers[0])
+        .collect();
+    let order: Vec<String> = set_order(&mega, &searched)
+        .into_iter()
+        .map(|k| name(&mega, k))
+        .collect();
+    assert_eq!(order, ["CENTRES", "EDGES", "CORNERS"]);
+}

@@ -172,10 +172,11 @@ pub fn run(
         }
         // A goal is reached by solving the start with its pieces renamed so that the
         // goal is the solved state (`Relabel`); answers are replayed on the start itself.
-        let goal = match &scramble.settings.goal {
-            Some(g) => Some(goal_renaming(puzzle, g).expect("checked above")),
-            None => None,
-        };
+        let goal = scramble
+            .settings
+            .goal
+            .as_ref()
+            .map(|g| goal_renaming(puzzle, g).expect("checked above"));
         let renamed = match &goal {
             Some((_, r)) => r.apply(puzzle, &start.state),
             None => Some(start.state.clone()),

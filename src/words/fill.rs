@@ -105,6 +105,12 @@ pub(super) fn fill(table: &mut WordTable, effort: &Effort) {
             })
             .collect();
         if words.is_empty() {
+            // Nothing to combine yet (or ever, in a group of one element): longer
+            // random walks next round, or done.
+            if full {
+                return;
+            }
+            cap += cap / 4 + 1;
             continue;
         }
         for k in 0..ROUND {

@@ -90,3 +90,12 @@ fn sets_are_ordered_alike_pieces_last_and_rarely_moved_ones_first() {
         .collect();
     assert_eq!(order, ["CENTRES", "EDGES", "CORNERS"]);
 }
+
+#[test]
+fn a_group_of_one_element_has_an_empty_table() {
+    let p = puzzle(include_bytes!("../../puzzles/2x2x2.def"), "2x2x2.def");
+    // No generators: the group is the identity alone, and the fill must end at once.
+    let table = WordTable::build(&p, &[], &Effort::default()).unwrap();
+    assert_eq!(table.levels(), 0);
+    assert_eq!(table.solve(&p, &p.solved), Some(Vec::new()));
+}

@@ -105,13 +105,11 @@ pub fn run(
 ) -> anyhow::Result<u8> {
     // What the chain does not do is refused rather than ignored.
     let defaults = SolveSettings::for_puzzle(puzzle);
+    // Per scramble: its goal as one position with the renaming onto solved, if any.
+    let mut goals: Vec<Option<(State, Relabel)>> = Vec::with_capacity(scrambles.len());
     for s in scrambles {
-        let unsupported = if s
-            .settings
-            .goal
-            .as_ref()
-            .is_some_and(|g| goal_renaming(puzzle, g).is_none())
-        {
+        let renaming = s.settings.goal.as_ref().map(|g| goal_renaming(puzzle, g));
+        let unsupported = if matches!(renaming, Some(None)) {
             Some(
                 "this goal (the chain reaches a goal by renaming pieces, so it takes a goal \
                  of one position, given in full, whose pieces are told apart as the \
@@ -135,6 +133,7 @@ pub fn run(
                 s.name
             );
         }
+        goals.push(renaming.flatten());
     }
     let budget = args.table.budget();
     let fast_args = &args.fast;
@@ -165,19 +164,14 @@ pub fn run(
     // Random positions are drawn through the group, uniformly.
     let mut reach = Reachability::new(puzzle);
     let mut code = EXIT_OK;
-    for scramble in scrambles {
+    for (scramble, goal) in scrambles.iter().zip(&goals) {
         let start = starts.start(scramble, &mut reach, &mut rng, bars);
         if let Some(why) = &start.impossible {
             anyhow::bail!("{}: {why}", scramble.name);
         }
         // A goal is reached by solving the start with its pieces renamed so that the
         // goal is the solved state (`Relabel`); answers are replayed on the start itself.
-        let goal = scramble
-            .settings
-            .goal
-            .as_ref()
-            .map(|g| goal_renaming(puzzle, g).expect("checked above"));
-        let renamed = match &goal {
+        let renamed = match goal {
             Some((_, r)) => r.apply(puzzle, &start.state),
             None => Some(start.state.clone()),
         };
@@ -208,7 +202,7 @@ pub fn run(
         let outcome = fast.solve(&renamed, &effort, &mut |sol| {
             // Every answer is replayed before it is printed.
             let end = puzzle.apply_sequence(&start.state, sol);
-            let reached = match &goal {
+            let reached = match goal {
                 Some((target, _)) => end == *target,
                 None => puzzle.is_solved(&end, &start.ignore),
             };

@@ -220,6 +220,15 @@ impl Group {
         if self.distinct {
             return self.element_of(state);
         }
+        match self.search_element(state, budget) {
+            Outcome::Found(g) => Some(g),
+            Outcome::NotFound | Outcome::OutOfBudget => None,
+        }
+    }
+
+    /// The bounded search (`search.rs`) for an element that carries the solved
+    /// colouring onto `state`'s.
+    fn search_element(&self, state: &State, budget: u64) -> Outcome {
         let mut target = vec![0u32; self.layout.total];
         self.layout.coloring(state, &mut target);
         let mut s = Searcher::new(
@@ -229,10 +238,7 @@ impl Group {
             self.layout.colors(),
             budget,
         );
-        match s.find(&target) {
-            Outcome::Found(g) => Some(g),
-            Outcome::NotFound | Outcome::OutOfBudget => None,
-        }
+        s.find(&target)
     }
 
     /// How the group numbers its points.
@@ -385,17 +391,7 @@ impl Group {
         {
             return Verdict::Unreachable(r);
         }
-        let mut target = vec![0u32; self.layout.total];
-        self.layout.coloring(state, &mut target);
-        let tables = self.tables();
-        let mut s = Searcher::new(
-            &self.chain,
-            tables,
-            &self.solved_colors,
-            self.layout.colors(),
-            budget,
-        );
-        match s.find(&target) {
+        match self.search_element(state, budget) {
             Outcome::Found(_) => Verdict::Reachable,
             Outcome::NotFound => Verdict::Unreachable(Reason::NotInGroup),
             Outcome::OutOfBudget => Verdict::Unknown(format!(

@@ -3,7 +3,7 @@
 //! it prints as, and the join of two words that merges moves of one base where they
 //! meet (`R R2` is `R'`) and lets commuting moves pass each other to meet.
 
-use crate::group::points::{compose, Perm};
+use crate::group::points::{compose, inverse, is_identity, Perm};
 use crate::puzzle::{MoveId, Puzzle, Transform};
 
 /// A letter's index in [`Letters::all`].
@@ -136,10 +136,6 @@ impl Letters {
 
     /// The inverse of a word.
     pub fn inverse(&self, w: &Word) -> Word {
-        let mut perm = vec![0u16; w.perm.len()];
-        for (i, &x) in w.perm.iter().enumerate() {
-            perm[x as usize] = i as u16;
-        }
         Word {
             letters: w
                 .letters
@@ -147,7 +143,7 @@ impl Letters {
                 .rev()
                 .map(|&l| self.all[l as usize].inverse)
                 .collect(),
-            perm,
+            perm: inverse(&w.perm),
         }
     }
 
@@ -194,8 +190,4 @@ impl Letters {
             .flat_map(|&l| self.all[l as usize].moves.iter().copied())
             .collect()
     }
-}
-
-fn is_identity(p: &[u16]) -> bool {
-    p.iter().enumerate().all(|(i, &x)| x as usize == i)
 }

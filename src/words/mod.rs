@@ -226,9 +226,8 @@ impl WordTable {
             .levels
             .iter()
             .map(|l| {
-                l.words
-                    .iter()
-                    .flatten()
+                let lengths = l.words.iter().flatten();
+                lengths
                     .map(|w| self.letters.length(&w.letters))
                     .max()
                     .unwrap_or(0)
@@ -277,10 +276,7 @@ impl WordTable {
             g = crate::group::points::compose(&g, &w.perm);
             out.extend_from_slice(&w.letters);
         }
-        g.iter()
-            .enumerate()
-            .all(|(i, &x)| x as usize == i)
-            .then_some(out)
+        crate::group::points::is_identity(&g).then_some(out)
     }
 
     /// Puts levels `from..` home from the colouring `colors`, appending the words used
@@ -318,24 +314,5 @@ impl WordTable {
             out.truncate(mark);
         }
         false
-    }
-}
-
-impl WordTable {
-    /// Per level: the orbit's size and its longest word (for `ksolve chain`'s report).
-    pub fn level_lengths(&self) -> Vec<(usize, usize)> {
-        self.levels
-            .iter()
-            .map(|l| {
-                let longest = l
-                    .words
-                    .iter()
-                    .flatten()
-                    .map(|w| self.letters.length(&w.letters))
-                    .max()
-                    .unwrap_or(0);
-                (l.orbit.len(), longest)
-            })
-            .collect()
     }
 }

@@ -62,6 +62,7 @@ mod solve_probes;
 mod solve_rules;
 mod solve_samples;
 mod solve_shared_limits;
+mod solve_symmetric;
 mod solve_symtable;
 mod solve_trial;
 mod solve_trust;

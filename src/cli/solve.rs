@@ -492,6 +492,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
                 outcome.nodes,
                 outcome.probes
             );
+            if outcome.symmetric > 0 {
+                errln!(
+                    "{}: the start is fixed by {} symmetries besides the identity: one \
+                     prefix of each orbit of the top of the tree searched",
+                    scramble.name,
+                    outcome.symmetric
+                );
+            }
             if let Some(line) = super::verbose::checks_line(&outcome.checks) {
                 errln!("{}: {line}", scramble.name);
             }

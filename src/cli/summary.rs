@@ -68,6 +68,7 @@ mod tests {
             reduced: false,
             checks: Vec::new(),
             timed_out: false,
+            symmetric: 0,
         }
     }
 

@@ -84,6 +84,9 @@ pub(super) struct Ctx<'a> {
     /// Per move, the moves that undo it, when a search for optimal solutions only (no
     /// Slack) may skip such a pair; empty otherwise.
     pub(super) undo: Vec<Vec<u16>>,
+    /// The symmetries that fix the start, when one solution is wanted: the prefixes of
+    /// the top of the tree they make redundant are left out ([`super::stabiliser`]).
+    pub(super) stabiliser: super::stabiliser::Stabiliser,
 }
 
 /// Per move, every move that takes each position back where it was (for a sliding

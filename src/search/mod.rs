@@ -32,6 +32,7 @@ pub mod ordered;
 mod probe;
 pub mod random;
 mod reduced;
+mod stabiliser;
 mod trial;
 mod tuning;
 mod worker;
@@ -121,6 +122,9 @@ pub struct Outcome {
     pub checks: Vec<CheckUse>,
     /// The search stopped at [`SolveOptions::deadline`] before it was done.
     pub timed_out: bool,
+    /// How many symmetries besides the identity fix the start and left redundant
+    /// prefixes of the top of the tree out (0 when none did; see `stabiliser.rs`).
+    pub symmetric: usize,
 }
 
 impl Outcome {
@@ -135,6 +139,7 @@ impl Outcome {
             reduced: false,
             checks: Vec::new(),
             timed_out: false,
+            symmetric: 0,
         }
     }
 }
@@ -717,6 +722,28 @@ impl<'p> Solver<'p> {
                     None => no_probes,
                 }
             };
+            // A symmetric start needs only one prefix of each orbit of the top of the tree
+            // when one solution is wanted, in the plain canonical order (no limits,
+            // weights, directed or bandaged moves, forbidden pairs or slack).
+            let plain = options.count == Some(1)
+                && settings.slack == 0
+                && limits.is_empty()
+                && puzzle.blocks.is_empty()
+                && !puzzle.forbidden.iter().any(|&f| f)
+                && !puzzle.base_moves.iter().any(|b| b.directed);
+            let stabiliser =
+                if plain && !options.no_symmetry && !probes_off && !puzzle.has_weights() {
+                    match ctx::group_of(&mut self.symmetry, puzzle) {
+                        Some(g) => stabiliser::Stabiliser::of(
+                            g,
+                            &probe::eligible(puzzle, g, ignore, &limit_mask),
+                            start,
+                        ),
+                        None => stabiliser::Stabiliser::default(),
+                    }
+                } else {
+                    stabiliser::Stabiliser::default()
+                };
             let cost = move_costs(puzzle, settings.metric);
             let inverse = if probes_off {
                 None
@@ -758,6 +785,7 @@ impl<'p> Solver<'p> {
                     Vec::new()
                 },
                 base: puzzle.moves.iter().map(|m| m.base as u32).collect(),
+                stabiliser,
                 prune: prune_slots
                     .into_iter()
                     .zip(prune_comps.iter())
@@ -820,6 +848,7 @@ impl<'p> Solver<'p> {
                 reduced: ctx.reduced.is_some(),
                 checks: Vec::new(),
                 timed_out: false,
+                symmetric: ctx.stabiliser.len(),
             };
             let names: Vec<String> = prune_comps
                 .iter()

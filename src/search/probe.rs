@@ -125,7 +125,7 @@ fn keeps_masks(puzzle: &Puzzle, group: &SymmetryGroup, s: usize, ignore: &[Ignor
 
 /// The symmetries a search may probe with: those that carry every move onto a move
 /// counted by the same move limits and keep the scramble's ignore masks.
-fn eligible(
+pub(super) fn eligible(
     puzzle: &Puzzle,
     group: &SymmetryGroup,
     ignore: &[IgnoreMask],

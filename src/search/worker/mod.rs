@@ -653,6 +653,12 @@ pub(super) fn search_bound(
         top.nodes = 0;
         top.over = u32::MAX;
         top.expand(0, bound, Canon::START, split, &mut items);
+        if ctx.stabiliser.len() > 0 {
+            items.retain(|item| match item {
+                Item::Prefix(p) => !ctx.stabiliser.is_redundant(p),
+                Item::Solution(_) => true,
+            });
+        }
         // Enough prefixes, or the top of the tree is already costly: search what we have.
         if items.len() >= want || split + 2 >= levels || top.nodes > 200_000 {
             break;

@@ -21,7 +21,13 @@ fn shipped(name: &str) -> String {
 /// Solves every scramble with and without the reduced table and checks that they
 /// agree; returns the outcomes side by side.
 fn compare(p: &Puzzle, list: &[Scramble]) -> Vec<(Outcome, Outcome)> {
+    compare_with(p, list, Tuning::default())
+}
+
+/// [`compare`] with the solver's tables tuned by `base` (two-bit entries).
+fn compare_with(p: &Puzzle, list: &[Scramble], base: Tuning) -> Vec<(Outcome, Outcome)> {
     let mut solver = Solver::new(p, Tables::new(TableCache::in_memory(), 256 << 20));
+    solver.tune(base);
     let mut out = Vec::new();
     for s in list {
         let (start, ignore) = position(p, s);
@@ -57,7 +63,7 @@ fn compare(p: &Puzzle, list: &[Scramble]) -> Vec<(Outcome, Outcome)> {
         // in what order, never changes a solution.
         solver.tune(Tuning {
             check_sampling: Some((1, 64)),
-            ..Tuning::default()
+            ..base
         });
         let d = solver
             .solve(
@@ -69,7 +75,7 @@ fn compare(p: &Puzzle, list: &[Scramble]) -> Vec<(Outcome, Outcome)> {
                 |_, _| {},
             )
             .unwrap();
-        solver.tune(Tuning::default());
+        solver.tune(base);
         assert_eq!(d.length, b.length, "{} adapted", s.name);
         assert_same_solutions(
             p,
@@ -139,6 +145,80 @@ fn the_pyraminx_with_a_reduced_table_finds_the_same_solutions() {
     let qtm = PYRAMINX.replace("Slack 1\n", "Slack 1\nQTM\n");
     let results = compare(&p, &scrambles(&p, &qtm));
     assert!(results.iter().all(|(a, _)| a.reduced));
+}
+
+/// The same with the reduced table at two bits per entry (which only tables too large
+/// for four get by default): entries below its last layers bound nothing, the others
+/// as much as before, and no solution changes.
+#[test]
+fn a_two_bit_reduced_table_finds_the_same_solutions() {
+    let p = puzzle(&shipped("puzzles/pyraminx.def"));
+    let two = Tuning {
+        two_bit_tables: true,
+        ..Tuning::default()
+    };
+    for text in [
+        PYRAMINX.to_string(),
+        PYRAMINX.replace("Slack 1\n", "Slack 1\nQTM\n"),
+    ] {
+        let results = compare_with(&p, &scrambles(&p, &text), two);
+        assert!(results.iter().all(|(a, _)| a.reduced));
+    }
+    let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), 256 << 20));
+    solver.tune(two);
+    let s = &scrambles(&p, PYRAMINX)[3];
+    let (start, ignore) = position(&p, s);
+    let a = solver
+        .solve(
+            &start,
+            &ignore,
+            &s.settings,
+            SolveOptions::default(),
+            &Silent,
+            |_, _| {},
+        )
+        .unwrap();
+    assert!(a.reduced);
+    let t = solver.reduced_table(Metric::Htm).unwrap();
+    assert_eq!(t.table.table.format, ksolve::table::prune::Format::Crumbs);
+    // Written to the cache folder and read back: the same table, the same answer.
+    let dir = tempfile::tempdir().unwrap();
+    let def = shipped("puzzles/pyraminx.def");
+    let open = || {
+        let cache = TableCache::open(
+            Some(dir.path().to_path_buf()),
+            std::path::Path::new("pyraminx.def"),
+            "pyraminx",
+            def.as_bytes(),
+            &Silent,
+        );
+        let mut solver = Solver::new(&p, Tables::new(cache, 256 << 20));
+        solver.tune(two);
+        solver
+    };
+    for _ in 0..2 {
+        let mut solver = open();
+        let b = solver
+            .solve(
+                &start,
+                &ignore,
+                &s.settings,
+                SolveOptions::default(),
+                &Silent,
+                |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(b.length, a.length);
+        assert_same_solutions(&p, &b.solutions, &a.solutions, "from the cache");
+        let u = solver.reduced_table(Metric::Htm).unwrap();
+        assert_eq!(u.table.table.format, ksolve::table::prune::Format::Crumbs);
+        assert_eq!(u.table.table.raw(), t.table.table.raw());
+    }
+    assert!(std::fs::read_dir(dir.path()).unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains(".st-")));
 }
 
 /// Interchangeable pieces (opposite edges alike, which every symmetry keeps), a `Block`

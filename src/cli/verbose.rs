@@ -119,7 +119,7 @@ pub fn sym_line(plan: Option<&SymPlan>, ordinary: u64, budget: u64) -> String {
         String::new()
     };
     format!(
-        "  reduced table {}: {} positions by {} symmetries ({} classes of {} values, {} entries each): about {} entries, {} at 4 bits, {} class table{share}",
+        "  reduced table {}: {} positions by {} symmetries ({} classes of {} values, {} entries each): about {} entries, {} at {} bits, {} class table{share}",
         p.name,
         p.positions(),
         p.syms.len(),
@@ -127,7 +127,8 @@ pub fn sym_line(plan: Option<&SymPlan>, ordinary: u64, budget: u64) -> String {
         p.raw,
         p.minor_len,
         e,
-        human(e.div_ceil(2)),
+        human(p.entry_bytes()),
+        p.bits(),
         human(p.raw * 4)
     )
 }

@@ -258,6 +258,7 @@ impl<'p> Solver<'p> {
     /// apply to every later search of this solver.
     pub fn tune(&mut self, tuning: Tuning) {
         self.tuning = tuning;
+        self.tables.set_two_bits(tuning.two_bit_tables);
     }
 
     /// [`Ctx::zero_run`], computed once.

@@ -34,4 +34,7 @@ pub struct Tuning {
     /// what building them costs): small puzzles then take both paths, the trial that
     /// solves (a large budget) and the trial that gives up (0).
     pub trial_nodes: Option<u64>,
+    /// Plan the reduced table at two bits per entry even where four fit
+    /// ([`crate::table::prune::Format::Crumbs`]), so that small puzzles search with one.
+    pub two_bit_tables: bool,
 }

@@ -66,6 +66,8 @@ pub struct Tables {
     /// Per metric, the additive family for the definition's goal (`None`: the puzzle
     /// admits none, or it does not fit), see [`additive`].
     additive: HashMap<Metric, Option<additive::Family>>,
+    /// Plan the reduced table at two bits per entry even where four fit (for tests).
+    two_bits: bool,
 }
 
 /// What a set of pruning tables is kept under: metric, goal, and the budget it was
@@ -90,7 +92,11 @@ const PRUNE_PREFIX: usize = 64;
 /// see [`cache::TableCache::load_or_build_parts`]).
 pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
     let mut payload = vec![0u8; PRUNE_PREFIX];
-    payload[0] = (t.format == Format::Bytes) as u8;
+    payload[0] = match t.format {
+        Format::Nibbles => 0,
+        Format::Bytes => 1,
+        Format::Crumbs => 2,
+    };
     payload[1] = t.max_depth;
     payload[8..16].copy_from_slice(&t.len.to_le_bytes());
     payload
@@ -108,6 +114,7 @@ pub(crate) fn prune_from_payload(
     let format = match head[0] {
         0 => Format::Nibbles,
         1 => Format::Bytes,
+        2 => Format::Crumbs,
         _ => return None,
     };
     let max_depth = head[1];
@@ -117,6 +124,12 @@ pub(crate) fn prune_from_payload(
 }
 
 impl Tables {
+    /// Plans any reduced table at two bits per entry from now on (for tests, through
+    /// [`crate::search::Tuning::two_bit_tables`]); a table already planned stays.
+    pub fn set_two_bits(&mut self, on: bool) {
+        self.two_bits = on;
+    }
+
     /// An empty set of tables, caching through `cache`, with `budget` bytes for
     /// pruning tables.
     pub fn new(cache: TableCache, budget: u64) -> Tables {
@@ -130,6 +143,7 @@ impl Tables {
             sym: HashMap::new(),
             share: None,
             additive: HashMap::new(),
+            two_bits: false,
         }
     }
 

@@ -6,7 +6,10 @@
 //! `(v_0 .. v_k)` with `i = sum v_j * stride_j` (the last component varies fastest); an
 //! entry never exceeds the true distance of any state whose components have those
 //! values; the highest code (15 in a nibble, 255 in a byte) means "cannot reach the
-//! goal" and prunes every branch.
+//! goal" and prunes every branch. A table of crumbs (two bits per entry, only
+//! symmetry-reduced tables) stores depths relative to a base: its codes 1, 2 and 3 are
+//! `max_depth - 2`, `max_depth - 1` and at least `max_depth`, its code 0 a depth below
+//! `max_depth - 2` that it does not tell (bound 0).
 
 use super::comp::Component;
 use crate::progress::Progress;
@@ -29,6 +32,9 @@ pub enum Format {
     Nibbles,
     /// One byte per entry.
     Bytes,
+    /// Four entries per byte, the first in the lowest two bits, relative to the table's
+    /// `max_depth` (see the module's docs).
+    Crumbs,
 }
 
 impl Format {
@@ -37,6 +43,7 @@ impl Format {
         match self {
             Format::Nibbles => len.div_ceil(2),
             Format::Bytes => len,
+            Format::Crumbs => len.div_ceil(4),
         }
     }
 }
@@ -89,6 +96,15 @@ pub fn strides_of(sizes: &[u64]) -> Vec<u64> {
     strides
 }
 
+/// Crumb code to depth (the first four entries): 0 for "below the base", then the
+/// base, the next depth and the deepest stored, `max_depth`.
+fn crumb_depths(max_depth: u8) -> [u32; 16] {
+    let top = max_depth.max(2) as u32;
+    let mut t = [0u32; 16];
+    t[1..4].copy_from_slice(&[top - 2, top - 1, top]);
+    t
+}
+
 fn nibble_depths() -> [u32; 16] {
     let mut t = [0u32; 16];
     for (i, d) in t.iter_mut().enumerate() {
@@ -122,7 +138,10 @@ impl PruneTable {
             format,
             max_depth,
             entries,
-            nibble_depth: nibble_depths(),
+            nibble_depth: match format {
+                Format::Crumbs => crumb_depths(max_depth),
+                _ => nibble_depths(),
+            },
         })
     }
 
@@ -152,6 +171,10 @@ impl PruneTable {
                 } else {
                     b as u32
                 }
+            }
+            Format::Crumbs => {
+                let b = bytes[(index >> 2) as usize];
+                self.nibble_depth[((b >> ((index & 3) * 2)) & 3) as usize]
             }
         }
     }
@@ -202,8 +225,8 @@ impl PruneTable {
             Format::Bytes
         };
         let data = match format {
-            Format::Bytes => entries,
             Format::Nibbles => pack_nibbles(&entries),
+            _ => entries,
         };
         let len = sizes.iter().product();
         PruneTable {

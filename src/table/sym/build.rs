@@ -370,6 +370,68 @@ impl Space<'_> {
     }
 }
 
+impl Space<'_> {
+    /// The layers of a two-bit build, every move counted 1 (a lower bound under any
+    /// metric whose moves cost at least 1). The codes are relative: 0 for the depths
+    /// already expanded, 1 for the frontier, 2 for the layer it reaches, 3 for unset;
+    /// after each layer 1 and 2 shift down to 0 and 1. The build stops where the 4-bit
+    /// build settles its last layers (the next layer, grown by the last ratio, would
+    /// cover twice what is left) or when nothing is left: then 1 is the frontier's
+    /// depth `d`, 2 is `d + 1`, and 3 (the entries left) at least `d + 2`, which is
+    /// returned as the table's deepest stored depth. Code 0 (depths below `d`) bounds
+    /// nothing; on the 3x3x3's corners × flips it holds the depths up to 8, under one
+    /// entry in a hundred.
+    fn crumb_layers(&self, progress: &dyn Progress) -> u8 {
+        const FRONTIER: u8 = 1;
+        const REACHED: u8 = 2;
+        const UNSET: u8 = 3;
+        let unit = vec![1u32; self.nm];
+        let classes_n = self.classes.count() as usize;
+        let mut d = 0u8;
+        let mut at_d = self.cells.count(FRONTIER);
+        progress.inc(at_d);
+        loop {
+            let left = self.cells.count(UNSET);
+            if at_d == 0 || left == 0 {
+                return d.saturating_add(2);
+            }
+            if left < at_d.saturating_mul(4) {
+                (0..classes_n)
+                    .into_par_iter()
+                    .with_min_len(16)
+                    .for_each_init(|| self.scratch(), |sc, c| self.backward(c, FRONTIER, sc));
+            } else {
+                self.regions(rayon::current_num_threads())
+                    .into_par_iter()
+                    .for_each(|region| {
+                        let mut sc = self.scratch();
+                        let pass = Pass {
+                            d: FRONTIER,
+                            costs: &unit,
+                            cap: REACHED,
+                            region,
+                        };
+                        for c in 0..classes_n {
+                            self.forward(c, &pass, &mut sc);
+                        }
+                    });
+            }
+            let reached = self.cells.count(REACHED);
+            let left = self.cells.count(UNSET);
+            progress.inc(reached);
+            let grown = reached as u128 * reached as u128 / at_d.max(1) as u128;
+            if reached == 0 || left == 0 || grown >= 2 * left as u128 || d >= u8::MAX - 3 {
+                progress.inc(left);
+                return d + 2;
+            }
+            self.cells.shift_down();
+            debug_assert_eq!(self.cells.count(REACHED), 0);
+            at_d = reached;
+            d += 1;
+        }
+    }
+}
+
 /// [`Space::rows`] for `minor`, when there is one minor component and the rows are
 /// few enough.
 fn rows(minor: &[&Component], conj: &[Vec<u32>], syms: usize, nm: usize) -> Vec<u32> {
@@ -466,6 +528,7 @@ pub fn bfs(
     // The largest depth an entry can hold; the value above it marks "unset".
     let cap = unset - 1;
     progress.start(what, Some(len));
+    let crumbs = format == Format::Crumbs;
     let (ka, kb) = (major.len(), minor.len());
     let (mut a, mut b) = (vec![0u32; ka], vec![0u32; kb]);
     for_each_goal_tuple(goals, |tuple| {
@@ -477,9 +540,16 @@ pub fn bfs(
             *v = conj[j][s * space.minor_sizes[j] as usize + *v as usize];
             idx += *v as u64 * space.minor_strides[j];
         }
-        space.place(class, classes.stab[class as usize], &b, idx, 0, false);
+        // Two-bit codes: the goal is the first frontier, code 1.
+        let code = crumbs as u8;
+        space.place(class, classes.stab[class as usize], &b, idx, code, false);
         true
     });
+    if crumbs {
+        let top = space.crumb_layers(progress);
+        progress.finish();
+        return Ok((space.cells, top));
+    }
     let mut max_assigned = 0u8;
     let mut deepest = 0u8;
     let mut d = 0u8;

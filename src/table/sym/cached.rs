@@ -4,7 +4,7 @@
 
 use super::classes::Classes;
 use super::plan::{plan_sym, SymPlan};
-use super::table::{minor_conj, SymTable};
+use super::table::{minor_conj, SymTable, Width};
 use super::Conjugator;
 use crate::progress::{format_bytes, format_count, format_duration, Progress};
 use crate::puzzle::{Metric, Puzzle};
@@ -57,12 +57,25 @@ pub struct Share {
 /// the same measure): a reduced table that sees a hundred times more positions than the
 /// ordinary tables is worth most of the memory, while a small one is added to them.
 pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Share, CompError> {
+    planned_at(puzzle, group, budget, false)
+}
+
+/// [`planned`], with every reduced table at two bits per entry when `two_bits` (for
+/// tests: small puzzles' tables always fit at four).
+pub fn planned_at(
+    puzzle: &Puzzle,
+    group: &SymmetryGroup,
+    budget: u64,
+    two_bits: bool,
+) -> Result<Share, CompError> {
     // The group's order bounds the positions the moves reach (exactly, with distinct
     // pieces); `None` (no bound) when the group cannot be built.
     let reachable = crate::group::Group::new(puzzle)
         .ok()
         .map(|g| g.order().to_u64().unwrap_or(u64::MAX));
     let mut best: Option<(f64, Share)> = None;
+    // The largest share whose reduced table has four bits per entry.
+    let mut exact: Option<(u64, SymPlan)> = None;
     // The most entries of one table in the whole budget's plan: a smaller share must buy
     // a reduced table that sees at least twice as many positions. Otherwise shrinking
     // the ordinary tables only makes a small reduced table (the 3x3x3's corners alone
@@ -92,7 +105,11 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
             largest = largest_table.as_ref().map_or(0, |t| t.len);
         }
         let plan = plan_sym(puzzle, group, left, &report.chosen, reachable, false)
-            .filter(|p| shift == 0 || p.positions() >= largest.saturating_mul(2));
+            .filter(|p| shift == 0 || p.positions() >= largest.saturating_mul(2))
+            .map(|p| SymPlan {
+                crumbs: p.crumbs || two_bits,
+                ..p
+            });
         // A smaller share without a reduced table only loses.
         if shift > 0 && plan.is_none() {
             continue;
@@ -101,6 +118,9 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
             + plan
                 .as_ref()
                 .map_or(0.0, |p| (p.positions() as f64).log2() - 1.0);
+        if let Some(p) = plan.as_ref().filter(|p| !p.crumbs) {
+            exact.get_or_insert((ordinary, p.clone()));
+        }
         // A smaller share must do clearly better to be taken.
         if best.as_ref().is_none_or(|(b, _)| score > b + 0.5) {
             best = Some((score, Share { ordinary, plan }));
@@ -110,12 +130,29 @@ pub fn planned(puzzle: &Puzzle, group: &SymmetryGroup, budget: u64) -> Result<Sh
             break;
         }
     }
-    let best = best.map(|(_, s)| s).unwrap_or(Share {
+    let mut best = best.map(|(_, s)| s).unwrap_or(Share {
         ordinary: budget,
         plan: None,
     });
+    // A two-bit table gives way to a four-bit one that sees as much in a smaller share:
+    // its depths are all exact, and the ordinary tables it shrinks are mostly left out
+    // next to it anyway.
+    if let (Some(b), Some((ordinary, p))) = (best.plan.as_ref(), exact) {
+        if b.crumbs && p.positions() >= b.positions() {
+            best = Share {
+                ordinary,
+                plan: Some(p),
+            };
+        }
+    }
     let replaced = match largest_table {
-        Some(t) => replacing_largest(puzzle, group, budget, &t, reachable),
+        Some(t) => replacing_largest(puzzle, group, budget, &t, reachable).map(|s| Share {
+            plan: s.plan.map(|p| SymPlan {
+                crumbs: p.crumbs || two_bits,
+                ..p
+            }),
+            ..s
+        }),
         None => None,
     };
     Ok(replaced.unwrap_or(best))
@@ -212,7 +249,7 @@ impl Tables {
     /// their share.
     pub fn share(&mut self, puzzle: &Puzzle, group: &SymmetryGroup) -> Result<Share, CompError> {
         if self.share.is_none() {
-            self.share = Some(planned(puzzle, group, self.budget)?);
+            self.share = Some(planned_at(puzzle, group, self.budget, self.two_bits)?);
         }
         Ok(self.share.clone().expect("just planned"))
     }
@@ -284,8 +321,11 @@ impl Tables {
             params.extend_from_slice(&c.key_bytes());
             params.push(b'|');
         }
-        let allow_bytes = classes.count() * p.minor_len <= self.budget / 8;
+        let allow_bytes = !p.crumbs && classes.count() * p.minor_len <= self.budget / 8;
         params.push(allow_bytes as u8);
+        if p.crumbs {
+            params.extend_from_slice(b"crumbs");
+        }
         let name = format!(
             "st-{}-{}-{:08x}",
             metric.name(),
@@ -313,7 +353,7 @@ impl Tables {
             progress.note(&format!(
                 "building a symmetry-reduced table of {} entries ({}), roughly {} on {threads} thread(s)",
                 format_count(entries),
-                format_bytes(entries.div_ceil(2)),
+                format_bytes(p.entry_bytes()),
                 format_duration(std::time::Duration::from_secs(secs)),
             ));
         }
@@ -337,7 +377,11 @@ impl Tables {
                     conj.take().expect("conjugation once"),
                     &goals,
                     metric,
-                    allow_bytes,
+                    if p.crumbs {
+                        Width::Crumbs
+                    } else {
+                        Width::Nibbles { allow_bytes }
+                    },
                     &what,
                     progress,
                 );

@@ -1,12 +1,13 @@
-//! Entries packed four or eight bits to a 64-bit word, lowered atomically (or, by a
+//! Entries packed two, four or eight bits to a 64-bit word, lowered atomically (or, by a
 //! worker that alone writes a word, with a plain read and write), found and counted a
 //! word at a time: the memory a symmetry-reduced table is built in and then stored from.
+//! Two-bit entries hold codes whose depths the build moves along ([`Cells::shift_down`]).
 
 use crate::table::prune::Format;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Entries packed into 64-bit words, `bits` (4 or 8) each, the first entry lowest.
+/// Entries packed into 64-bit words, `bits` (2, 4 or 8) each, the first entry lowest.
 pub struct Cells {
     words: Vec<AtomicU64>,
     bits: u32,
@@ -22,6 +23,7 @@ impl Cells {
     /// `len` entries, all unset.
     pub fn new(len: u64, format: Format) -> Cells {
         let bits: u32 = match format {
+            Format::Crumbs => 2,
             Format::Nibbles => 4,
             Format::Bytes => 8,
         };
@@ -114,7 +116,9 @@ impl Cells {
         if self.bits == 8 {
             y |= y >> 4;
         }
-        y |= y >> 2;
+        if self.bits >= 4 {
+            y |= y >> 2;
+        }
         y |= y >> 1;
         !y & self.low
     }
@@ -187,6 +191,19 @@ impl Cells {
         });
     }
 
+    /// Two-bit entries only: codes 1 and 2 become 0 and 1 (0 and 3 stay), so that a
+    /// layer's frontier (1) joins the depths below it (0) and the layer it reached (2)
+    /// becomes the next frontier.
+    pub fn shift_down(&self) {
+        debug_assert_eq!(self.bits, 2);
+        self.words.par_iter().for_each(|w| {
+            let x = w.load(Relaxed);
+            let lo = x & self.low;
+            let hi = (x >> 1) & self.low;
+            w.store(((hi & lo) << 1) | hi, Relaxed);
+        });
+    }
+
     /// The words, little-endian, for [`crate::table::prune::Entries::Words`].
     pub fn into_words(self) -> Vec<u64> {
         self.words
@@ -209,13 +226,13 @@ mod tests {
     /// both widths, over ranges that start and end inside words.
     #[test]
     fn cells_behave_like_an_array() {
-        for format in [Format::Nibbles, Format::Bytes] {
+        for format in [Format::Crumbs, Format::Nibbles, Format::Bytes] {
             let len = 101u64;
             let cells = Cells::new(len, format);
             let unset = cells.unset();
             let mut plain = vec![unset; len as usize];
             for i in 0..len {
-                let v = ((i * 7) % 5) as u8;
+                let v = ((i * 7) % 5) as u8 % unset;
                 if i % 3 != 0 {
                     assert!(cells.lower(i, v));
                     plain[i as usize] = v;
@@ -240,16 +257,32 @@ mod tests {
             let stored = cells.stored_len();
             let words = cells.into_words();
             let bytes: &[u8] = &bytemuck::cast_slice(&words)[..stored];
-            let per_byte = if format == Format::Nibbles { 2 } else { 1 };
+            let per_byte = match format {
+                Format::Crumbs => 4,
+                Format::Nibbles => 2,
+                Format::Bytes => 1,
+            };
+            let bits = 8 / per_byte;
             for (i, &p) in plain.iter().enumerate() {
-                let b = bytes[i / per_byte];
-                let got = if per_byte == 2 {
-                    (b >> ((i % 2) * 4)) & 15
-                } else {
-                    b
-                };
-                assert_eq!(got, if p == unset { unset - 1 } else { p });
+                let b = bytes[i / per_byte] as u32;
+                let got = (b >> ((i % per_byte) * bits)) & ((1 << bits) - 1);
+                assert_eq!(got as u8, if p == unset { unset - 1 } else { p });
             }
+        }
+    }
+
+    /// Shifting two-bit codes down: 1 to 0, 2 to 1, 0 and 3 kept.
+    #[test]
+    fn two_bit_codes_shift_down() {
+        let len = 77u64;
+        let cells = Cells::new(len, Format::Crumbs);
+        for i in 0..len {
+            cells.lower(i, (i % 4) as u8);
+        }
+        cells.shift_down();
+        for i in 0..len {
+            let want = [0u8, 0, 1, 3][(i % 4) as usize];
+            assert_eq!(cells.get(i), want, "entry {i}");
         }
     }
 }

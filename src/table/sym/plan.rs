@@ -39,6 +39,9 @@ pub struct SymPlan {
     /// Values of the major group (the class table's entries) and entries per class.
     pub raw: u64,
     pub minor_len: u64,
+    /// Two bits per entry ([`crate::table::prune::Format::Crumbs`]): only where four
+    /// would not fit the memory left.
+    pub crumbs: bool,
     /// A stable, readable name (`CORNERS.po+EDGES.o`).
     pub name: String,
 }
@@ -56,18 +59,31 @@ impl SymPlan {
         e.saturating_add(e / 100)
     }
 
+    /// Bits per stored entry.
+    pub fn bits(&self) -> u64 {
+        if self.crumbs {
+            2
+        } else {
+            4
+        }
+    }
+
+    /// Bytes of the stored entries.
+    pub fn entry_bytes(&self) -> u64 {
+        (self.estimate().saturating_mul(self.bits())).div_ceil(8)
+    }
+
     /// Bytes the build needs at its peak: the class table, the stored table at two
-    /// entries per byte (built in place, see [`super::build`]), and the conjugation
-    /// tables.
+    /// (or four) entries per byte (built in place, see [`super::build`]), and the
+    /// conjugation tables.
     pub fn bytes(&self, puzzle: &Puzzle) -> u64 {
         let conj: u64 = self
             .minor
             .iter()
             .map(|c| spec_count(puzzle, c).unwrap_or(u64::MAX) * self.syms.len() as u64 * 4)
             .sum();
-        let e = self.estimate();
         (self.raw * 4 + self.raw / 8)
-            .saturating_add(e.div_ceil(2))
+            .saturating_add(self.entry_bytes())
             .saturating_add(conj)
     }
 }
@@ -254,15 +270,23 @@ pub fn plan_sym(
                 }
                 let mut all = major.clone();
                 all.extend(minor.iter().cloned());
-                let plan = SymPlan {
+                let mut plan = SymPlan {
                     name: names(puzzle, &all),
                     major: major.clone(),
                     minor,
                     syms,
                     raw,
                     minor_len,
+                    crumbs: false,
                 };
-                if plan.estimate() <= MAX_REDUCED_ENTRIES && plan.bytes(puzzle) <= budget {
+                if plan.estimate() > MAX_REDUCED_ENTRIES {
+                    continue;
+                }
+                // Four bits per entry where they fit; else two, which lose only the
+                // depths below the last three layers (see `build::crumb_layers`), for
+                // a table that sees far more than one that fits at four.
+                plan.crumbs = plan.bytes(puzzle) > budget;
+                if plan.bytes(puzzle) <= budget {
                     best = Some(plan);
                 }
             }

@@ -70,6 +70,15 @@ pub fn minor_conj(
         .collect()
 }
 
+/// How wide a reduced table's entries are built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// Four bits, or eight for a table deeper than 14 when `allow_bytes`.
+    Nibbles { allow_bytes: bool },
+    /// Two bits, relative to the last layers ([`Format::Crumbs`]).
+    Crumbs,
+}
+
 impl SymTable {
     /// A table from its parts, the entries loaded from a cache file.
     pub fn from_parts(
@@ -124,7 +133,7 @@ impl SymTable {
         conj: Vec<Vec<u32>>,
         goals: &[Vec<u32>],
         metric: Metric,
-        allow_bytes: bool,
+        width: Width,
         what: &str,
         progress: &dyn Progress,
     ) -> SymTable {
@@ -145,13 +154,15 @@ impl SymTable {
         };
         // Nibbles first; a table deeper than 14 is built again in bytes when the
         // budget allows them, else its deeper entries are stored as 14 (a lower bound).
-        let (format, (cells, max_depth)) = match run(Format::Nibbles, !allow_bytes) {
-            Ok(r) => (Format::Nibbles, r),
-            Err(build::TooDeep) => (
-                Format::Bytes,
-                run(Format::Bytes, true)
-                    .unwrap_or_else(|_| unreachable!("a clipped build always finishes")),
-            ),
+        let clipped = |r: Result<_, build::TooDeep>| {
+            r.unwrap_or_else(|_| unreachable!("a clipped build always finishes"))
+        };
+        let (format, (cells, max_depth)) = match width {
+            Width::Crumbs => (Format::Crumbs, clipped(run(Format::Crumbs, true))),
+            Width::Nibbles { allow_bytes } => match run(Format::Nibbles, !allow_bytes) {
+                Ok(r) => (Format::Nibbles, r),
+                Err(build::TooDeep) => (Format::Bytes, clipped(run(Format::Bytes, true))),
+            },
         };
         let stored = cells.stored_len();
         let data = Entries::Words {

@@ -5,7 +5,7 @@
 
 use super::classes::Classes;
 use super::plan::subgroup;
-use super::table::{minor_conj, SymTable};
+use super::table::{minor_conj, SymTable, Width};
 use super::*;
 use crate::def::load_puzzle;
 use crate::progress::Silent;
@@ -106,6 +106,26 @@ fn cube_classes_of_the_corner_arrangement() {
 /// the same components: compared entry by entry, with self-symmetric classes (the
 /// solved twists are fixed by every symmetry of the subgroup) among them.
 fn compare_entry_by_entry(p: &Puzzle, major: &[CompSpec], minor: &[CompSpec], metric: Metric) {
+    compare_at_width(
+        p,
+        major,
+        minor,
+        metric,
+        Width::Nibbles { allow_bytes: true },
+    );
+}
+
+/// [`compare_entry_by_entry`] at either width. A two-bit table with deepest stored
+/// depth `m` must give 0 for entries below `m - 2`, the entry itself for `m - 2` and
+/// `m - 1`, and `m` for deeper ones, in the half-turn metric; under another metric it
+/// counts every move 1, so it only bounds the entries from below.
+fn compare_at_width(
+    p: &Puzzle,
+    major: &[CompSpec],
+    minor: &[CompSpec],
+    metric: Metric,
+    width: Width,
+) {
     let g = SymmetryGroup::find(p).unwrap();
     let syms = subgroup(p, &g, major, minor);
     assert!(syms.len() > 1, "no symmetry to reduce by");
@@ -130,17 +150,49 @@ fn compare_entry_by_entry(p: &Puzzle, major: &[CompSpec], minor: &[CompSpec], me
         .map(|c| c.goal_values(p, p.ignore.get(c.spec.set)))
         .collect();
     let t = SymTable::build(
-        p, classes, &ar, &br, conj, &goals, metric, true, "t", &Silent,
+        p, classes, &ar, &br, conj, &goals, metric, width, "t", &Silent,
     );
     let full = PruneTable::build(p, &all, &[goals], metric, true, "t", &Silent);
     assert!(t.table.len < full.len);
     let ka = a.len();
     let mut vals = vec![0u32; all.len()];
     let sizes: Vec<u64> = all.iter().map(|c| c.count as u64).collect();
+    let m = t.table.max_depth as u32;
+    let mut told = 0u64;
     for i in 0..full.len {
         split(i, &sizes, &mut vals);
-        assert_eq!(t.bound(&vals[..ka], &vals[ka..]), full.get(i), "entry {i}");
+        let (got, exact) = (t.bound(&vals[..ka], &vals[ka..]), full.get(i));
+        match width {
+            Width::Nibbles { .. } => assert_eq!(got, exact, "entry {i}"),
+            Width::Crumbs if metric != Metric::Htm => assert!(got <= exact, "entry {i}"),
+            Width::Crumbs => {
+                let want = match exact {
+                    e if e + 2 < m => 0,
+                    e if e < m => e,
+                    _ => m,
+                };
+                assert_eq!(got, want, "entry {i} (exact {exact}, deepest {m})");
+                told += (got > 0) as u64;
+            }
+        }
     }
+    if width == Width::Crumbs && metric == Metric::Htm {
+        // Most entries lie in the last three layers.
+        assert!(told * 2 > full.len, "{told} of {}", full.len);
+    }
+}
+
+/// Two-bit tables: the 2x2x2's God's table and the Pyraminx's edges × centres, in
+/// both metrics.
+#[test]
+fn two_bit_reduced_tables_hold_the_last_layers() {
+    let p = shipped("2x2x2.def");
+    compare_at_width(&p, &whole_set(&p, 0), &[], Metric::Htm, Width::Crumbs);
+    let p = shipped("pyraminx.def");
+    let edges = whole_set(&p, 0);
+    let centres = vec![ori_spec(&p, 1).unwrap()];
+    compare_at_width(&p, &edges, &centres, Metric::Htm, Width::Crumbs);
+    compare_at_width(&p, &edges, &centres, Metric::Qtm, Width::Crumbs);
 }
 
 #[test]

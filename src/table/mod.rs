@@ -88,8 +88,9 @@ fn prune_name(planned: &plan::PlannedTable, metric: Metric) -> String {
 const PRUNE_PREFIX: usize = 64;
 
 /// The stored prefix of a pruning table's payload (format, largest depth, entries;
-/// [`PRUNE_PREFIX`] bytes), which its entries follow (written from where they lie,
-/// see [`cache::TableCache::load_or_build_parts`]).
+/// [`PRUNE_PREFIX`] bytes, then a two-bit table's fallback nibbles padded to 32-byte
+/// blocks, their length at bytes 16..24), which its entries follow (written from where
+/// they lie, see [`cache::TableCache::load_or_build_parts`]).
 pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
     let mut payload = vec![0u8; PRUNE_PREFIX];
     payload[0] = match t.format {
@@ -99,6 +100,11 @@ pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
     };
     payload[1] = t.max_depth;
     payload[8..16].copy_from_slice(&t.len.to_le_bytes());
+    if let Some(f) = t.fallback() {
+        payload[16..24].copy_from_slice(&(f.len() as u64).to_le_bytes());
+        payload.extend_from_slice(f);
+        payload.resize(payload.len().next_multiple_of(32), 0);
+    }
     payload
 }
 
@@ -118,9 +124,24 @@ pub(crate) fn prune_from_payload(
         _ => return None,
     };
     let max_depth = head[1];
+    let fallback_len = u64::from_le_bytes(head[16..24].try_into().ok()?) as usize;
+    let fallback = match fallback_len {
+        0 => None,
+        n => Some(
+            payload
+                .all()
+                .get(PRUNE_PREFIX..PRUNE_PREFIX.checked_add(n)?)?
+                .to_vec(),
+        ),
+    };
+    let skip = PRUNE_PREFIX + fallback_len.next_multiple_of(32);
     let private = payload.is_private();
-    let entries = Entries::Mapped(file::entries_from(payload.skip(PRUNE_PREFIX), private));
-    PruneTable::from_entries(metric, sizes, format, max_depth, entries)
+    let entries = Entries::Mapped(file::entries_from(payload.skip(skip), private));
+    let table = PruneTable::from_entries(metric, sizes, format, max_depth, entries)?;
+    match fallback {
+        Some(f) => table.with_fallback(f),
+        None => Some(table),
+    }
 }
 
 impl Tables {

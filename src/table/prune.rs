@@ -85,6 +85,9 @@ pub struct PruneTable {
     entries: Entries,
     /// Nibble code to depth, with 15 to [`INFINITE`].
     nibble_depth: [u32; 16],
+    /// Two-bit entries: per group of 16 entries, a nibble with the least depth in the
+    /// group, read for code 0 (two nibbles per byte, the first group low).
+    fallback: Option<Vec<u8>>,
 }
 
 /// The strides of a product of components with these value counts.
@@ -142,7 +145,23 @@ impl PruneTable {
                 Format::Crumbs => crumb_depths(max_depth),
                 _ => nibble_depths(),
             },
+            fallback: None,
         })
+    }
+
+    /// The table with `fallback` for its two-bit entries' code 0 (one byte per 32
+    /// entries); `None` when the sizes do not match or the table is not two-bit.
+    pub fn with_fallback(mut self, fallback: Vec<u8>) -> Option<PruneTable> {
+        if self.format != Format::Crumbs || fallback.len() as u64 != self.len.div_ceil(32) {
+            return None;
+        }
+        self.fallback = Some(fallback);
+        Some(self)
+    }
+
+    /// The fallback nibbles of a two-bit table, for writing to a cache file.
+    pub fn fallback(&self) -> Option<&[u8]> {
+        self.fallback.as_deref()
     }
 
     /// The stored entries, for writing to a cache file.
@@ -174,7 +193,15 @@ impl PruneTable {
             }
             Format::Crumbs => {
                 let b = bytes[(index >> 2) as usize];
-                self.nibble_depth[((b >> ((index & 3) * 2)) & 3) as usize]
+                let code = (b >> ((index & 3) * 2)) & 3;
+                match (code, &self.fallback) {
+                    (0, Some(f)) => {
+                        let n = (f[(index >> 5) as usize] >> (((index >> 4) & 1) * 4)) & 15;
+                        // 15: a group never reached, which holds no entry of code 0.
+                        (n as u32) % 15
+                    }
+                    _ => self.nibble_depth[code as usize],
+                }
             }
         }
     }
@@ -242,6 +269,7 @@ impl PruneTable {
             },
             entries: Entries::Owned(data),
             nibble_depth: nibble_depths(),
+            fallback: None,
         }
     }
 }

@@ -379,9 +379,12 @@ impl Space<'_> {
     /// cover twice what is left) or when nothing is left: then 1 is the frontier's
     /// depth `d`, 2 is `d + 1`, and 3 (the entries left) at least `d + 2`, which is
     /// returned as the table's deepest stored depth. Code 0 (depths below `d`) bounds
-    /// nothing; on the 3x3x3's corners × flips it holds the depths up to 8, under one
-    /// entry in a hundred.
-    fn crumb_layers(&self, progress: &dyn Progress) -> u8 {
+    /// nothing by itself; on the 3x3x3's corners × flips it holds the depths up to 8,
+    /// under one entry in a hundred, but the search reaches them in every deep node. For
+    /// those, `fallback` gets, per group of 16 entries, the least depth in the group
+    /// ([`Cells::mark_groups`]): on the 3x3x3 the distance with four edges' flips
+    /// forgotten.
+    fn crumb_layers(&self, fallback: &mut [u8], progress: &dyn Progress) -> u8 {
         const FRONTIER: u8 = 1;
         const REACHED: u8 = 2;
         const UNSET: u8 = 3;
@@ -389,6 +392,7 @@ impl Space<'_> {
         let classes_n = self.classes.count() as usize;
         let mut d = 0u8;
         let mut at_d = self.cells.count(FRONTIER);
+        self.cells.mark_groups(fallback, FRONTIER, 0);
         progress.inc(at_d);
         loop {
             let left = self.cells.count(UNSET);
@@ -418,6 +422,7 @@ impl Space<'_> {
             }
             let reached = self.cells.count(REACHED);
             let left = self.cells.count(UNSET);
+            self.cells.mark_groups(fallback, REACHED, d + 1);
             progress.inc(reached);
             let grown = reached as u128 * reached as u128 / at_d.max(1) as u128;
             if reached == 0 || left == 0 || grown >= 2 * left as u128 || d >= u8::MAX - 3 {
@@ -484,7 +489,8 @@ pub struct Layout {
 
 /// Builds the table by breadth-first search from every goal tuple (`goals[j]`:
 /// component `j`'s values, major components first), stored as `layout` says. Returns
-/// the entries and the largest depth stored.
+/// the entries, the largest depth stored and, for two-bit entries, the fallback
+/// nibbles of their groups.
 #[allow(clippy::too_many_arguments)]
 pub fn bfs(
     puzzle: &Puzzle,
@@ -497,7 +503,7 @@ pub fn bfs(
     layout: Layout,
     what: &str,
     progress: &dyn Progress,
-) -> Result<(Cells, u8), TooDeep> {
+) -> Result<(Cells, u8, Option<Vec<u8>>), TooDeep> {
     let Layout {
         format,
         clip,
@@ -546,9 +552,10 @@ pub fn bfs(
         true
     });
     if crumbs {
-        let top = space.crumb_layers(progress);
+        let mut fallback = vec![0xFFu8; space.cells.words()];
+        let top = space.crumb_layers(&mut fallback, progress);
         progress.finish();
-        return Ok((space.cells, top));
+        return Ok((space.cells, top, Some(fallback)));
     }
     let mut max_assigned = 0u8;
     let mut deepest = 0u8;
@@ -620,5 +627,5 @@ pub fn bfs(
         d += 1;
     }
     progress.finish();
-    Ok((space.cells, deepest))
+    Ok((space.cells, deepest, None))
 }

@@ -204,6 +204,33 @@ impl Cells {
         });
     }
 
+    /// Two-bit entries only: for every group of 16 entries (half a word; the low half
+    /// first) whose nibble in `fallback` (one byte per word) is still 15, sets it to
+    /// `depth` (at most 14) when some entry of the group holds `code`. Swept after each
+    /// layer, a group's nibble is the depth of its first entry reached: the least depth
+    /// among its entries.
+    pub fn mark_groups(&self, fallback: &mut [u8], code: u8, depth: u8) {
+        debug_assert_eq!(self.bits, 2);
+        let depth = depth.min(14);
+        fallback
+            .par_iter_mut()
+            .zip(self.words.par_iter())
+            .for_each(|(f, w)| {
+                let bits = self.equal_bits(w.load(Relaxed), code);
+                if bits & 0xFFFF_FFFF != 0 && *f & 15 == 15 {
+                    *f = (*f & 0xF0) | depth;
+                }
+                if bits >> 32 != 0 && *f >> 4 == 15 {
+                    *f = (*f & 0x0F) | (depth << 4);
+                }
+            });
+    }
+
+    /// The number of words (one fallback byte each for two-bit entries).
+    pub fn words(&self) -> usize {
+        self.words.len()
+    }
+
     /// The words, little-endian, for [`crate::table::prune::Entries::Words`].
     pub fn into_words(self) -> Vec<u64> {
         self.words

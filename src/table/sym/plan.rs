@@ -68,9 +68,12 @@ impl SymPlan {
         }
     }
 
-    /// Bytes of the stored entries.
+    /// Bytes of the stored entries, with a two-bit table's fallback (a nibble per
+    /// 16 entries).
     pub fn entry_bytes(&self) -> u64 {
-        (self.estimate().saturating_mul(self.bits())).div_ceil(8)
+        let e = self.estimate();
+        let fallback = if self.crumbs { e.div_ceil(32) } else { 0 };
+        (e.saturating_mul(self.bits())).div_ceil(8) + fallback
     }
 
     /// Bytes the build needs at its peak: the class table, the stored table at two

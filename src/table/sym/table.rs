@@ -157,7 +157,7 @@ impl SymTable {
         let clipped = |r: Result<_, build::TooDeep>| {
             r.unwrap_or_else(|_| unreachable!("a clipped build always finishes"))
         };
-        let (format, (cells, max_depth)) = match width {
+        let (format, (cells, max_depth, fallback)) = match width {
             Width::Crumbs => (Format::Crumbs, clipped(run(Format::Crumbs, true))),
             Width::Nibbles { allow_bytes } => match run(Format::Nibbles, !allow_bytes) {
                 Ok(r) => (Format::Nibbles, r),
@@ -174,6 +174,10 @@ impl SymTable {
         sizes.extend(&minor_sizes);
         let table = PruneTable::from_entries(metric, sizes, format, max_depth, data)
             .expect("the entries fill the table");
+        let table = match fallback {
+            Some(f) => table.with_fallback(f).expect("one fallback byte per word"),
+            None => table,
+        };
         SymTable {
             classes,
             major_strides: strides_of(&major_sizes),

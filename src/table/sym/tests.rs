@@ -116,9 +116,10 @@ fn compare_entry_by_entry(p: &Puzzle, major: &[CompSpec], minor: &[CompSpec], me
 }
 
 /// [`compare_entry_by_entry`] at either width. A two-bit table with deepest stored
-/// depth `m` must give 0 for entries below `m - 2`, the entry itself for `m - 2` and
-/// `m - 1`, and `m` for deeper ones, in the half-turn metric; under another metric it
-/// counts every move 1, so it only bounds the entries from below.
+/// depth `m` must give at most the entry for entries below `m - 2` (its group's least
+/// depth), the entry itself for `m - 2` and `m - 1`, and `m` for deeper ones, in the
+/// half-turn metric; under another metric it counts every move 1, so it only bounds the
+/// entries from below.
 fn compare_at_width(
     p: &Puzzle,
     major: &[CompSpec],
@@ -166,13 +167,13 @@ fn compare_at_width(
             Width::Nibbles { .. } => assert_eq!(got, exact, "entry {i}"),
             Width::Crumbs if metric != Metric::Htm => assert!(got <= exact, "entry {i}"),
             Width::Crumbs => {
-                let want = match exact {
-                    e if e + 2 < m => 0,
-                    e if e < m => e,
-                    _ => m,
-                };
-                assert_eq!(got, want, "entry {i} (exact {exact}, deepest {m})");
-                told += (got > 0) as u64;
+                match exact {
+                    // Below the last layers: the group's least depth.
+                    e if e + 2 < m => assert!(got <= e, "entry {i}"),
+                    e if e < m => assert_eq!(got, e, "entry {i}"),
+                    _ => assert_eq!(got, m, "entry {i} (exact {exact})"),
+                }
+                told += (exact + 2 >= m) as u64;
             }
         }
     }
@@ -255,9 +256,9 @@ fn a_settled_table_is_exact_below_its_last_layer_and_a_lower_bound_in_it() {
         .iter()
         .map(|c| c.goal_values(&p, p.ignore.get(c.spec.set)))
         .collect();
-    let run = |settle_from| {
+    let run = |settle_from, format| {
         let layout = Layout {
-            format: Format::Nibbles,
+            format,
             clip: true,
             settle_from,
         };
@@ -275,8 +276,8 @@ fn a_settled_table_is_exact_below_its_last_layer_and_a_lower_bound_in_it() {
         );
         r.unwrap_or_else(|_| unreachable!("clipped"))
     };
-    let (exact, exact_depth) = run(u64::MAX);
-    let (settled, depth) = run(0);
+    let (exact, exact_depth, _) = run(u64::MAX, Format::Nibbles);
+    let (settled, depth, _) = run(0, Format::Nibbles);
     assert_eq!(exact_depth, 11, "the 2x2x2's God's number");
     assert!(depth < exact_depth, "the last layers were settled");
     let mut deeper = 0;
@@ -290,6 +291,32 @@ fn a_settled_table_is_exact_below_its_last_layer_and_a_lower_bound_in_it() {
         }
     }
     assert!(deeper > 0, "some entries are deeper than the settled depth");
+
+    // Two bits, in the same layout: codes 1 and 2 are the depths `top - 2` and
+    // `top - 1`, code 3 at least `top` (exactly where the four-bit build settles), code
+    // 0 shallower, with the least depth of its group of 16 as the fallback.
+    let (crumbs, top, fallback) = run(0, Format::Crumbs);
+    let fallback = fallback.expect("two-bit builds keep a fallback");
+    assert_eq!(top, depth, "stops where the four-bit build settles");
+    let n = classes.count();
+    let mut below = 0;
+    for i in 0..n {
+        let e = exact.get(i);
+        let code = crumbs.get(i);
+        match code {
+            1 | 2 => assert_eq!(e as u32, top as u32 - 3 + code as u32, "entry {i}"),
+            3 => assert!(e >= top, "entry {i}"),
+            _ => {
+                assert!(e + 2 < top, "entry {i}");
+                let group = (i / 16 * 16)..((i / 16 + 1) * 16).min(n);
+                let least = group.map(|j| exact.get(j)).min().unwrap();
+                let nib = (fallback[(i >> 5) as usize] >> (((i >> 4) & 1) * 4)) & 15;
+                assert_eq!(nib, least, "entry {i}");
+                below += 1;
+            }
+        }
+    }
+    assert!(below > 0, "some entries lie below the last layers");
 }
 
 /// The budget split: a smaller share for the ordinary tables is taken only for a reduced

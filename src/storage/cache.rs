@@ -204,11 +204,11 @@ impl TableCache {
         load: impl FnOnce(Payload) -> Option<T>,
         build: impl FnOnce() -> (T, Vec<u8>),
     ) -> T {
-        self.load_or_build_parts(kind, name, params, progress, load, build, |_| &[])
+        self.load_or_build_parts(kind, name, params, progress, load, build, |_| Vec::new())
     }
 
     /// [`Cache::load_or_build`] for a table whose stored payload is a short prefix (from
-    /// `build`, a whole number of 32-byte blocks) followed by bytes the table itself
+    /// `build`, a whole number of 32-byte blocks) followed by parts the table itself
     /// holds (`tail`), written from where they lie: a table that takes most of the
     /// memory budget is never copied to be saved.
     #[allow(clippy::too_many_arguments)]
@@ -220,7 +220,7 @@ impl TableCache {
         progress: &dyn Progress,
         load: impl FnOnce(Payload) -> Option<T>,
         build: impl FnOnce() -> (T, Vec<u8>),
-        tail: impl for<'a> FnOnce(&'a T) -> &'a [u8],
+        tail: impl for<'a> FnOnce(&'a T) -> Vec<&'a [u8]>,
     ) -> T {
         let key = self.key(params);
         let Some(path) = self.path(name, key) else {
@@ -252,13 +252,9 @@ impl TableCache {
             Err(e) => progress.warn(&format!("{e}; rebuilding it")),
         }
         let (table, payload) = build();
-        let rest = tail(&table);
-        let parts: &[&[u8]] = if rest.is_empty() {
-            &[&payload]
-        } else {
-            &[&payload, rest]
-        };
-        match write_table_parts(&path, kind, key, parts) {
+        let mut parts: Vec<&[u8]> = vec![&payload];
+        parts.extend(tail(&table).into_iter().filter(|p| !p.is_empty()));
+        match write_table_parts(&path, kind, key, &parts) {
             Ok(()) => self.record(&file_name),
             Err(e) => progress.warn(&format!("cannot cache a table: {e}")),
         }

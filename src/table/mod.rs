@@ -87,10 +87,10 @@ fn prune_name(planned: &plan::PlannedTable, metric: Metric) -> String {
 /// The payload prefix of a cached pruning table: format, depth and length.
 const PRUNE_PREFIX: usize = 64;
 
-/// The stored prefix of a pruning table's payload (format, largest depth, entries;
-/// [`PRUNE_PREFIX`] bytes, then a two-bit table's fallback nibbles padded to 32-byte
-/// blocks, their length at bytes 16..24), which its entries follow (written from where
-/// they lie, see [`cache::TableCache::load_or_build_parts`]).
+/// The stored prefix of a pruning table's payload (format, largest depth, entries, a
+/// two-bit table's fallback length at bytes 16..24; [`PRUNE_PREFIX`] bytes), which
+/// [`prune_parts`] follow (written from where they lie, see
+/// [`cache::TableCache::load_or_build_parts`]).
 pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
     let mut payload = vec![0u8; PRUNE_PREFIX];
     payload[0] = match t.format {
@@ -102,10 +102,17 @@ pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
     payload[8..16].copy_from_slice(&t.len.to_le_bytes());
     if let Some(f) = t.fallback() {
         payload[16..24].copy_from_slice(&(f.len() as u64).to_le_bytes());
-        payload.extend_from_slice(f);
-        payload.resize(payload.len().next_multiple_of(32), 0);
     }
     payload
+}
+
+/// What follows a pruning table's prefix in its cache file: a two-bit table's fallback
+/// nibbles (a whole number of 32-byte blocks), then the entries, each written from
+/// where it lies.
+pub(crate) fn prune_parts(t: &PruneTable) -> Vec<&[u8]> {
+    let mut parts: Vec<&[u8]> = t.fallback().into_iter().collect();
+    parts.push(t.raw());
+    parts
 }
 
 /// A pruning table of value counts `sizes` from a stored payload ([`prune_prefix`],
@@ -256,8 +263,8 @@ impl Tables {
                     (std::mem::take(&mut c.table), bytes)
                 },
                 |table| match native {
-                    true => bytemuck::cast_slice(table),
-                    false => &[],
+                    true => vec![bytemuck::cast_slice(table)],
+                    false => Vec::new(),
                 },
             );
             c.table = table;
@@ -533,7 +540,7 @@ impl Tables {
                 let prefix = prune_prefix(&t);
                 (t, prefix)
             },
-            |t| t.raw(),
+            |t| vec![t.raw()],
         )
     }
 }
@@ -621,7 +628,7 @@ impl Tables {
                     let prefix = prune_prefix(&t);
                     (t, prefix)
                 },
-                |t| t.raw(),
+                |t| vec![t.raw()],
             );
             built.push(table);
         }

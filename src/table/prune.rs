@@ -150,9 +150,12 @@ impl PruneTable {
     }
 
     /// The table with `fallback` for its two-bit entries' code 0 (one byte per 32
-    /// entries); `None` when the sizes do not match or the table is not two-bit.
+    /// entries, padded to a whole number of 32-byte blocks so that it is stored as one
+    /// part of a cache file); `None` when the sizes do not match or the table is not
+    /// two-bit.
     pub fn with_fallback(mut self, fallback: Vec<u8>) -> Option<PruneTable> {
-        if self.format != Format::Crumbs || fallback.len() as u64 != self.len.div_ceil(32) {
+        let want = self.len.div_ceil(32).next_multiple_of(32);
+        if self.format != Format::Crumbs || fallback.len() as u64 != want {
             return None;
         }
         self.fallback = Some(fallback);

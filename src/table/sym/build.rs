@@ -552,7 +552,8 @@ pub fn bfs(
         true
     });
     if crumbs {
-        let mut fallback = vec![0xFFu8; space.cells.words()];
+        // One byte per word, padded to whole 32-byte blocks for the cache file.
+        let mut fallback = vec![0xFFu8; space.cells.words().next_multiple_of(32)];
         let top = space.crumb_layers(&mut fallback, progress);
         progress.finish();
         return Ok((space.cells, top, Some(fallback)));

@@ -388,7 +388,12 @@ impl Tables {
                 let prefix = crate::table::prune_prefix(&t.table);
                 ((Some(t), None), prefix)
             },
-            |built| built.0.as_ref().map_or(&[], |t| t.table.raw()),
+            |built| {
+                built
+                    .0
+                    .as_ref()
+                    .map_or_else(Vec::new, |t| crate::table::prune_parts(&t.table))
+            },
         );
         let table = match loaded {
             (Some(t), _) => t,

@@ -68,6 +68,15 @@ impl Entries {
             Entries::Words { words, len } => &bytemuck::cast_slice(words)[..*len],
         }
     }
+
+    /// The first `n` bytes, past the entries into the words' padding where they are
+    /// words (which must hold them).
+    fn padded(&self, n: usize) -> &[u8] {
+        match self {
+            Entries::Words { words, .. } => &bytemuck::cast_slice(words)[..n],
+            _ => &self.bytes()[..n],
+        }
+    }
 }
 
 /// A built pruning table.
@@ -87,7 +96,16 @@ pub struct PruneTable {
     nibble_depth: [u32; 16],
     /// Two-bit entries: per group of 16 entries, a nibble with the least depth in the
     /// group, read for code 0 (two nibbles per byte, the first group low).
-    fallback: Option<Vec<u8>>,
+    fallback: Option<Fallback>,
+}
+
+/// Where a two-bit table's fallback nibbles are.
+enum Fallback {
+    /// Beside the entries (as built).
+    Owned(Vec<u8>),
+    /// In the entries' own bytes from this offset on (as stored: one mapping or copy of
+    /// the cache file holds both, nothing is copied twice).
+    After(usize),
 }
 
 /// The strides of a product of components with these value counts.
@@ -154,27 +172,79 @@ impl PruneTable {
     /// part of a cache file); `None` when the sizes do not match or the table is not
     /// two-bit.
     pub fn with_fallback(mut self, fallback: Vec<u8>) -> Option<PruneTable> {
-        let want = self.len.div_ceil(32).next_multiple_of(32);
-        if self.format != Format::Crumbs || fallback.len() as u64 != want {
+        if self.format != Format::Crumbs || fallback.len() as u64 != self.fallback_len() {
             return None;
         }
-        self.fallback = Some(fallback);
+        self.fallback = Some(Fallback::Owned(fallback));
         Some(self)
     }
 
-    /// The fallback nibbles of a two-bit table, for writing to a cache file.
+    /// A two-bit table from stored bytes that hold its entries, padded to a whole
+    /// number of 32-byte blocks, then its fallback ([`PruneTable::stored_parts`]).
+    pub fn from_entries_with_fallback(
+        metric: Metric,
+        sizes: Vec<u64>,
+        max_depth: u8,
+        entries: Entries,
+    ) -> Option<PruneTable> {
+        let len = sizes.iter().product::<u64>();
+        let at = Format::Crumbs.bytes(len).next_multiple_of(32);
+        let want = len.div_ceil(32).next_multiple_of(32);
+        if entries.bytes().len() as u64 != at + want {
+            return None;
+        }
+        Some(PruneTable {
+            metric,
+            strides: strides_of(&sizes),
+            sizes,
+            len,
+            format: Format::Crumbs,
+            max_depth,
+            entries,
+            nibble_depth: crumb_depths(max_depth),
+            fallback: Some(Fallback::After(at as usize)),
+        })
+    }
+
+    /// Bytes of a two-bit table's fallback: one per 32 entries, padded to whole 32-byte
+    /// blocks.
+    fn fallback_len(&self) -> u64 {
+        self.len.div_ceil(32).next_multiple_of(32)
+    }
+
+    /// The fallback nibbles of a two-bit table.
     pub fn fallback(&self) -> Option<&[u8]> {
-        self.fallback.as_deref()
+        match self.fallback.as_ref()? {
+            Fallback::Owned(v) => Some(v),
+            Fallback::After(at) => Some(&self.entries.bytes()[*at..]),
+        }
     }
 
-    /// The stored entries, for writing to a cache file.
+    /// The stored entries.
     pub fn raw(&self) -> &[u8] {
-        self.entries.bytes()
+        &self.entries.bytes()[..self.format.bytes(self.len) as usize]
     }
 
-    /// Bytes of memory the entries take.
+    /// What a cache file stores after its prefix, each part from where it lies: the
+    /// entries, and for a two-bit table with a fallback the entries padded to whole
+    /// 32-byte blocks and then the fallback.
+    pub fn stored_parts(&self) -> Vec<&[u8]> {
+        match self.fallback() {
+            None => vec![self.raw()],
+            Some(f) => {
+                let padded = self.format.bytes(self.len).next_multiple_of(32) as usize;
+                vec![self.entries.padded(padded), f]
+            }
+        }
+    }
+
+    /// Bytes of memory the entries (and a fallback) take.
     pub fn memory(&self) -> u64 {
-        self.entries.bytes().len() as u64
+        let f = match self.fallback {
+            Some(Fallback::Owned(ref v)) => v.len() as u64,
+            _ => 0,
+        };
+        self.entries.bytes().len() as u64 + f
     }
 
     /// The lower bound stored for entry `index` ([`INFINITE`] when unreachable).
@@ -197,14 +267,13 @@ impl PruneTable {
             Format::Crumbs => {
                 let b = bytes[(index >> 2) as usize];
                 let code = (b >> ((index & 3) * 2)) & 3;
-                match (code, &self.fallback) {
-                    (0, Some(f)) => {
-                        let n = (f[(index >> 5) as usize] >> (((index >> 4) & 1) * 4)) & 15;
-                        // 15: a group never reached, which holds no entry of code 0.
-                        (n as u32) % 15
-                    }
-                    _ => self.nibble_depth[code as usize],
-                }
+                let byte = match (code, &self.fallback) {
+                    (0, Some(Fallback::Owned(f))) => f[(index >> 5) as usize],
+                    (0, Some(Fallback::After(at))) => bytes[at + (index >> 5) as usize],
+                    _ => return self.nibble_depth[code as usize],
+                };
+                // 15: a group never reached, which holds no entry of code 0.
+                ((byte >> (((index >> 4) & 1) * 4)) & 15) as u32 % 15
             }
         }
     }

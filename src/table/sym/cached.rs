@@ -324,7 +324,7 @@ impl Tables {
         let allow_bytes = !p.crumbs && classes.count() * p.minor_len <= self.budget / 8;
         params.push(allow_bytes as u8);
         if p.crumbs {
-            params.extend_from_slice(b"crumbs");
+            params.extend_from_slice(b"crumbs, fallback after the entries");
         }
         let name = format!(
             "st-{}-{}-{:08x}",

@@ -29,7 +29,9 @@ impl Cells {
         };
         let bits_log = bits.trailing_zeros();
         let per_log = 6 - bits_log;
-        let words = (0..len.div_ceil(1 << per_log))
+        // Whole 32-byte blocks of words, so that the entries can be stored as one part of
+        // a cache file followed by another (a two-bit table's fallback).
+        let words = (0..len.div_ceil(1 << per_log).next_multiple_of(4))
             .into_par_iter()
             .map(|_| AtomicU64::new(u64::MAX))
             .collect();

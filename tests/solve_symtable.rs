@@ -168,16 +168,13 @@ fn a_two_bit_reduced_table_finds_the_same_solutions() {
     solver.tune(two);
     let s = &scrambles(&p, PYRAMINX)[3];
     let (start, ignore) = position(&p, s);
-    let a = solver
-        .solve(
-            &start,
-            &ignore,
-            &s.settings,
-            SolveOptions::default(),
-            &Silent,
-            |_, _| {},
-        )
-        .unwrap();
+    let solve = |solver: &mut Solver| {
+        let options = SolveOptions::default();
+        solver
+            .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
+            .unwrap()
+    };
+    let a = solve(&mut solver);
     assert!(a.reduced);
     let t = solver.reduced_table(Metric::Htm).unwrap();
     assert_eq!(t.table.table.format, ksolve::table::prune::Format::Crumbs);
@@ -198,21 +195,14 @@ fn a_two_bit_reduced_table_finds_the_same_solutions() {
     };
     for _ in 0..2 {
         let mut solver = open();
-        let b = solver
-            .solve(
-                &start,
-                &ignore,
-                &s.settings,
-                SolveOptions::default(),
-                &Silent,
-                |_, _| {},
-            )
-            .unwrap();
+        let b = solve(&mut solver);
         assert_eq!(b.length, a.length);
         assert_same_solutions(&p, &b.solutions, &a.solutions, "from the cache");
         let u = solver.reduced_table(Metric::Htm).unwrap();
         assert_eq!(u.table.table.format, ksolve::table::prune::Format::Crumbs);
         assert_eq!(u.table.table.raw(), t.table.table.raw());
+        assert_eq!(u.table.table.fallback(), t.table.table.fallback());
+        assert!(u.table.table.fallback().is_some());
     }
     assert!(std::fs::read_dir(dir.path()).unwrap().any(|e| e
         .unwrap()

@@ -226,7 +226,7 @@ fn benches(c: &mut Criterion) {
         Vec::new(),
         &goals,
         ksolve::puzzle::Metric::Htm,
-        false,
+        ksolve::table::sym::table::Width::Nibbles { allow_bytes: false },
         "reduced",
         &Silent,
     );

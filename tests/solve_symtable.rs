@@ -193,6 +193,17 @@ fn a_two_bit_reduced_table_finds_the_same_solutions() {
         solver.tune(two);
         solver
     };
+    // The reduced table's file, and when it was written: a file that did not load would
+    // be rebuilt (silently here) and written again.
+    let written = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().contains(".st-"))
+            .map(|e| (e.file_name(), e.metadata().unwrap().modified().unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let mut first = None;
     for _ in 0..2 {
         let mut solver = open();
         let b = solve(&mut solver);
@@ -203,6 +214,13 @@ fn a_two_bit_reduced_table_finds_the_same_solutions() {
         assert_eq!(u.table.table.raw(), t.table.table.raw());
         assert_eq!(u.table.table.fallback(), t.table.table.fallback());
         assert!(u.table.table.fallback().is_some());
+        let now = written();
+        assert_eq!(now.len(), 1);
+        assert_eq!(
+            first.get_or_insert(now.clone()),
+            &now,
+            "loaded, not rebuilt"
+        );
     }
     assert!(std::fs::read_dir(dir.path()).unwrap().any(|e| e
         .unwrap()

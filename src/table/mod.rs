@@ -88,9 +88,9 @@ fn prune_name(planned: &plan::PlannedTable, metric: Metric) -> String {
 const PRUNE_PREFIX: usize = 64;
 
 /// The stored prefix of a pruning table's payload (format, largest depth, entries, a
-/// two-bit table's fallback length at bytes 16..24; [`PRUNE_PREFIX`] bytes), which
-/// [`prune_parts`] follow (written from where they lie, see
-/// [`cache::TableCache::load_or_build_parts`]).
+/// two-bit table's fallback length at bytes 16..24, the fallback then following its
+/// entries; [`PRUNE_PREFIX`] bytes), which [`prune_parts`] follow (written from where
+/// they lie, see [`cache::TableCache::load_or_build_parts`]).
 pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
     let mut payload = vec![0u8; PRUNE_PREFIX];
     payload[0] = match t.format {
@@ -106,13 +106,9 @@ pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
     payload
 }
 
-/// What follows a pruning table's prefix in its cache file: a two-bit table's fallback
-/// nibbles (a whole number of 32-byte blocks), then the entries, each written from
-/// where it lies.
+/// What follows a pruning table's prefix in its cache file ([`PruneTable::stored_parts`]).
 pub(crate) fn prune_parts(t: &PruneTable) -> Vec<&[u8]> {
-    let mut parts: Vec<&[u8]> = t.fallback().into_iter().collect();
-    parts.push(t.raw());
-    parts
+    t.stored_parts()
 }
 
 /// A pruning table of value counts `sizes` from a stored payload ([`prune_prefix`],
@@ -131,23 +127,15 @@ pub(crate) fn prune_from_payload(
         _ => return None,
     };
     let max_depth = head[1];
-    let fallback_len = u64::from_le_bytes(head[16..24].try_into().ok()?) as usize;
-    let fallback = match fallback_len {
-        0 => None,
-        n => Some(
-            payload
-                .all()
-                .get(PRUNE_PREFIX..PRUNE_PREFIX.checked_add(n)?)?
-                .to_vec(),
-        ),
-    };
-    let skip = PRUNE_PREFIX + fallback_len.next_multiple_of(32);
+    let with_fallback = u64::from_le_bytes(head[16..24].try_into().ok()?) > 0;
     let private = payload.is_private();
-    let entries = Entries::Mapped(file::entries_from(payload.skip(skip), private));
-    let table = PruneTable::from_entries(metric, sizes, format, max_depth, entries)?;
-    match fallback {
-        Some(f) => table.with_fallback(f),
-        None => Some(table),
+    let entries = Entries::Mapped(file::entries_from(payload.skip(PRUNE_PREFIX), private));
+    match (with_fallback, format) {
+        (true, Format::Crumbs) => {
+            PruneTable::from_entries_with_fallback(metric, sizes, max_depth, entries)
+        }
+        (true, _) => None,
+        (false, _) => PruneTable::from_entries(metric, sizes, format, max_depth, entries),
     }
 }
 

@@ -334,7 +334,7 @@ impl Tables {
         let allow_bytes = !p.crumbs && classes.count() * p.minor_len <= self.budget / 8;
         params.push(allow_bytes as u8);
         if p.crumbs {
-            params.extend_from_slice(b"crumbs, fallback after the entries");
+            params.extend_from_slice(b"crumbs, entries padded to 32 bytes, then the fallback");
         }
         let name = format!(
             "st-{}-{}-{:08x}",

@@ -89,7 +89,7 @@ const PRUNE_PREFIX: usize = 64;
 
 /// The stored prefix of a pruning table's payload (format, largest depth, entries, a
 /// two-bit table's fallback length at bytes 16..24, the fallback then following its
-/// entries; [`PRUNE_PREFIX`] bytes), which [`prune_parts`] follow (written from where
+/// entries; [`PRUNE_PREFIX`] bytes), which [`PruneTable::stored_parts`] follow (written from where
 /// they lie, see [`cache::TableCache::load_or_build_parts`]).
 pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
     let mut payload = vec![0u8; PRUNE_PREFIX];
@@ -104,11 +104,6 @@ pub(crate) fn prune_prefix(t: &PruneTable) -> Vec<u8> {
         payload[16..24].copy_from_slice(&(f.len() as u64).to_le_bytes());
     }
     payload
-}
-
-/// What follows a pruning table's prefix in its cache file ([`PruneTable::stored_parts`]).
-pub(crate) fn prune_parts(t: &PruneTable) -> Vec<&[u8]> {
-    t.stored_parts()
 }
 
 /// A pruning table of value counts `sizes` from a stored payload ([`prune_prefix`],

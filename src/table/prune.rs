@@ -117,6 +117,18 @@ pub fn strides_of(sizes: &[u64]) -> Vec<u64> {
     strides
 }
 
+/// Bytes of `len` two-bit entries padded to whole 32-byte blocks, where their fallback
+/// starts in a cache file.
+fn padded_crumbs(len: u64) -> u64 {
+    Format::Crumbs.bytes(len).next_multiple_of(32)
+}
+
+/// Bytes of the fallback of `len` two-bit entries: one per 32 entries, padded to whole
+/// 32-byte blocks.
+fn fallback_bytes(len: u64) -> u64 {
+    len.div_ceil(32).next_multiple_of(32)
+}
+
 /// Crumb code to depth (the first four entries): 0 for "below the base", then the
 /// base, the next depth and the deepest stored, `max_depth`.
 fn crumb_depths(max_depth: u8) -> [u32; 16] {
@@ -148,23 +160,8 @@ impl PruneTable {
         entries: Entries,
     ) -> Option<PruneTable> {
         let len = sizes.iter().product::<u64>();
-        if entries.bytes().len() as u64 != format.bytes(len) {
-            return None;
-        }
-        Some(PruneTable {
-            metric,
-            strides: strides_of(&sizes),
-            sizes,
-            len,
-            format,
-            max_depth,
-            entries,
-            nibble_depth: match format {
-                Format::Crumbs => crumb_depths(max_depth),
-                _ => nibble_depths(),
-            },
-            fallback: None,
-        })
+        (entries.bytes().len() as u64 == format.bytes(len))
+            .then(|| Self::assemble(metric, sizes, format, max_depth, entries, None))
     }
 
     /// The table with `fallback` for its two-bit entries' code 0 (one byte per 32
@@ -172,7 +169,7 @@ impl PruneTable {
     /// part of a cache file); `None` when the sizes do not match or the table is not
     /// two-bit.
     pub fn with_fallback(mut self, fallback: Vec<u8>) -> Option<PruneTable> {
-        if self.format != Format::Crumbs || fallback.len() as u64 != self.fallback_len() {
+        if self.format != Format::Crumbs || fallback.len() as u64 != fallback_bytes(self.len) {
             return None;
         }
         self.fallback = Some(Fallback::Owned(fallback));
@@ -188,28 +185,36 @@ impl PruneTable {
         entries: Entries,
     ) -> Option<PruneTable> {
         let len = sizes.iter().product::<u64>();
-        let at = Format::Crumbs.bytes(len).next_multiple_of(32);
-        let want = len.div_ceil(32).next_multiple_of(32);
-        if entries.bytes().len() as u64 != at + want {
-            return None;
-        }
-        Some(PruneTable {
-            metric,
-            strides: strides_of(&sizes),
-            sizes,
-            len,
-            format: Format::Crumbs,
-            max_depth,
-            entries,
-            nibble_depth: crumb_depths(max_depth),
-            fallback: Some(Fallback::After(at as usize)),
+        let at = padded_crumbs(len);
+        (entries.bytes().len() as u64 == at + fallback_bytes(len)).then(|| {
+            let fallback = Some(Fallback::After(at as usize));
+            Self::assemble(metric, sizes, Format::Crumbs, max_depth, entries, fallback)
         })
     }
 
-    /// Bytes of a two-bit table's fallback: one per 32 entries, padded to whole 32-byte
-    /// blocks.
-    fn fallback_len(&self) -> u64 {
-        self.len.div_ceil(32).next_multiple_of(32)
+    /// The table over `entries`, whose size the caller has checked.
+    fn assemble(
+        metric: Metric,
+        sizes: Vec<u64>,
+        format: Format,
+        max_depth: u8,
+        entries: Entries,
+        fallback: Option<Fallback>,
+    ) -> PruneTable {
+        PruneTable {
+            metric,
+            strides: strides_of(&sizes),
+            len: sizes.iter().product(),
+            sizes,
+            format,
+            max_depth,
+            entries,
+            nibble_depth: match format {
+                Format::Crumbs => crumb_depths(max_depth),
+                _ => nibble_depths(),
+            },
+            fallback,
+        }
     }
 
     /// The fallback nibbles of a two-bit table.
@@ -231,10 +236,7 @@ impl PruneTable {
     pub fn stored_parts(&self) -> Vec<&[u8]> {
         match self.fallback() {
             None => vec![self.raw()],
-            Some(f) => {
-                let padded = self.format.bytes(self.len).next_multiple_of(32) as usize;
-                vec![self.entries.padded(padded), f]
-            }
+            Some(f) => vec![self.entries.padded(padded_crumbs(self.len) as usize), f],
         }
     }
 

@@ -402,7 +402,7 @@ impl Tables {
                 built
                     .0
                     .as_ref()
-                    .map_or_else(Vec::new, |t| crate::table::prune_parts(&t.table))
+                    .map_or_else(Vec::new, |t| t.table.stored_parts())
             },
         );
         let table = match loaded {

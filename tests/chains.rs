@@ -451,14 +451,14 @@ fn chains_of_puzzles_that_ship_nowhere_answer_correctly() {
             .0;
         let group = Group::new(&p).unwrap();
         // The smallest limit (a power of ten) that has a chain of searched phases all the
-        // way down, so that most chains take several phases; and under the smallest
-        // limit, where phases run out early, the rest answered by words.
+        // way down, so that most chains take several phases; and under a limit of ten
+        // cosets, where phases run out early, the rest answered by words.
         let searched = (2..8).find_map(|e| {
             find(&p, &BigUint::pow(10, e))
                 .ok()
                 .filter(|c| c.words.is_none())
         });
-        let smallest = find(&p, &BigUint::pow(10, 2)).unwrap();
+        let smallest = find(&p, &BigUint::pow(10, 1)).unwrap();
         for chain in searched.iter().chain([&smallest]) {
             if chain.words.is_none() && chain.phases.len() > 1 {
                 multi += 1;

@@ -13,14 +13,19 @@
 //! line's group must lie within the line before, and every phase is checked exactly as
 //! a found chain's is; a wrong chain is refused with the line that makes it wrong.
 
+use super::parity::Parities;
+use super::target::Step;
 use super::{Chain, ChainError, Phase, Subgroup, Target};
 use crate::located::{DefError, ErrorKind};
 use crate::puzzle::Puzzle;
 
 impl Chain {
     /// Reads a chain for `puzzle` from `text` (the contents of `file`).
-    pub fn read(puzzle: &Puzzle, text: &str, file: &str) -> Result<Chain, ChainError> {
-        super::refusal(puzzle)?;
+    pub fn read(real: &Puzzle, text: &str, file: &str) -> Result<Chain, ChainError> {
+        super::refusal(real)?;
+        // The chain is checked on a copy that can show permutation parities.
+        let (copy, parities) = Parities::add(real);
+        let puzzle = &copy;
         let top = Subgroup::searched(puzzle);
         let top_count = top.positions(puzzle).ok_or(ChainError::Uncounted)?;
         let err = |line: usize, col: usize, text: &str, message: String| {
@@ -100,11 +105,18 @@ impl Chain {
             } else {
                 lower.positions(puzzle)
             };
-            let target = Target::of(puzzle, &lower.generators(puzzle));
-            let cosets = lower_count.as_ref().and_then(|lc| {
-                target.exact_within(puzzle, &upper.generators(puzzle), &upper_count, lc)
+            let exact = lower_count.as_ref().and_then(|lc| {
+                Target::exact(
+                    puzzle,
+                    &Step {
+                        upper: &upper.generators(puzzle),
+                        lower: &lower.generators(puzzle),
+                        upper_count: &upper_count,
+                        lower_count: lc,
+                    },
+                )
             });
-            let (Some(cosets), Some(lower_count)) = (cosets, lower_count) else {
+            let (Some((target, cosets)), Some(lower_count)) = (exact, lower_count) else {
                 return Err(err(
                     line,
                     1,
@@ -119,6 +131,7 @@ impl Chain {
             };
             phases.push(Phase::new(
                 puzzle,
+                &parities,
                 upper.clone(),
                 lower.clone(),
                 target,

@@ -14,6 +14,8 @@
 //! Every phase of the path is then checked exactly ([`Target::exact_within`]); a phase
 //! that fails is struck out and the path found again.
 
+use super::parity::{is_parity, Parities};
+use super::target::Step;
 use super::{Chain, ChainError, Phase, Subgroup, Target, Words};
 use crate::group::BigUint;
 use crate::puzzle::Puzzle;
@@ -87,10 +89,13 @@ const GREEDY_PICTURE_WORK: usize = 300;
 /// a descent of subgroups as large as the whole group (one coset each) would take
 /// seconds per step and find nothing a table of words does not answer anyway.
 fn unit(puzzle: &Puzzle) -> usize {
+    // The parity sets of the chain's copy are two points each, too few to count.
     let points: usize = puzzle
         .sets
         .iter()
-        .map(|s| s.size * s.orientations.max(1) as usize)
+        .enumerate()
+        .filter(|&(k, _)| !is_parity(puzzle, k))
+        .map(|(_, s)| s.size * s.orientations.max(1) as usize)
         .sum();
     points.div_ceil(16).max(1).pow(2)
 }
@@ -120,8 +125,11 @@ impl Counts<'_> {
 /// chain leads all the way down, the longest descent of exact phases found is kept and
 /// the group it ends in is answered by a table of words (the whole group, when no phase
 /// at all is within the limit).
-pub fn find(puzzle: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
-    super::refusal(puzzle)?;
+pub fn find(real: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
+    super::refusal(real)?;
+    // The chain is found on a copy that can show permutation parities.
+    let (copy, parities) = Parities::add(real);
+    let puzzle = &copy;
     let top = Subgroup::searched(puzzle);
     let mut counts = Counts {
         puzzle,
@@ -142,7 +150,7 @@ pub fn find(puzzle: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
             Ok(path) => (path, true),
             Err(prefix) => (prefix, false),
         };
-        let phases = exact_phases(puzzle, &path, &mut counts, &mut struck);
+        let phases = exact_phases(puzzle, &parities, &path, &mut counts, &mut struck);
         if complete && phases.len() + 1 == path.len() {
             return Ok(Chain {
                 phases,
@@ -173,7 +181,7 @@ pub fn find(puzzle: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
         partial.pop();
     }
     let group = partial.last().map_or(top, |p| p.lower.clone());
-    let table = WordTable::build(puzzle, &group.generators(puzzle), &Default::default())?;
+    let table = WordTable::build(real, &group.generators(real), &Default::default())?;
     Ok(Chain {
         phases: partial,
         words: Some(Words { group, table }),
@@ -186,6 +194,7 @@ pub fn find(puzzle: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
 /// out, so that the next path found avoids it).
 fn exact_phases(
     puzzle: &Puzzle,
+    parities: &Parities,
     path: &[Subgroup],
     counts: &mut Counts,
     struck: &mut HashSet<(Subgroup, Subgroup)>,
@@ -194,16 +203,22 @@ fn exact_phases(
     for pair in path.windows(2) {
         let (upper, lower) = (&pair[0], &pair[1]);
         let (cu, cl) = (counts.of(upper), counts.of(lower));
-        let target = Target::of(puzzle, &lower.generators(puzzle));
         let exact = match (cu, cl) {
-            (Some(cu), Some(cl)) => {
-                target.exact_within(puzzle, &upper.generators(puzzle), &cu, &cl)
-            }
+            (Some(cu), Some(cl)) => Target::exact(
+                puzzle,
+                &Step {
+                    upper: &upper.generators(puzzle),
+                    lower: &lower.generators(puzzle),
+                    upper_count: &cu,
+                    lower_count: &cl,
+                },
+            ),
             _ => None,
         };
         match exact {
-            Some(cosets) => phases.push(Phase::new(
+            Some((target, cosets)) => phases.push(Phase::new(
                 puzzle,
+                parities,
                 upper.clone(),
                 lower.clone(),
                 target,
@@ -306,24 +321,41 @@ fn greedy(
         let mut h = g.clone();
         let mut out_of_work = false;
         'descent: loop {
-            let mut step: Option<(Subgroup, BigUint)> = None;
+            // The children within the limit, smallest first: the first whose picture
+            // is exact is the step.
+            let mut within: Vec<(BigUint, Subgroup)> = Vec::new();
             for child in h.children(puzzle) {
                 if spent(counts, pictures) {
                     out_of_work = true;
                     break 'descent;
                 }
                 let Some(c) = counts.of(&child) else { continue };
-                if lg - ln(&c) > ln_limit + 1e-9 || step.as_ref().is_some_and(|(_, b)| c >= *b) {
-                    continue;
+                if lg - ln(&c) <= ln_limit + 1e-9 {
+                    within.push((c, child));
+                }
+            }
+            within.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut step: Option<Subgroup> = None;
+            for (c, child) in within {
+                if spent(counts, pictures) {
+                    out_of_work = true;
+                    break 'descent;
                 }
                 pictures += 1;
-                let target = Target::of(puzzle, &child.generators(puzzle));
-                if target.exact_within(puzzle, &upper, &gc, &c).is_some() {
-                    step = Some((child, c));
+                let lower = child.generators(puzzle);
+                let between = Step {
+                    upper: &upper,
+                    lower: &lower,
+                    upper_count: &gc,
+                    lower_count: &c,
+                };
+                if Target::exact(puzzle, &between).is_some() {
+                    step = Some(child);
+                    break;
                 }
             }
             match step {
-                Some((child, _)) => h = child,
+                Some(child) => h = child,
                 None => break,
             }
         }

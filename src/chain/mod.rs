@@ -33,6 +33,7 @@
 
 mod file;
 mod find;
+mod parity;
 mod phase;
 mod search;
 mod split;

@@ -109,8 +109,8 @@ impl<'c> Fast<'c> {
 
     /// Builds (or loads) every phase's tables now.
     pub fn prepare(&mut self, progress: &dyn crate::progress::Progress) -> Result<(), SearchError> {
-        for s in &mut self.solvers {
-            s.prepare(crate::puzzle::Metric::Htm, None, progress)?;
+        for (s, phase) in self.solvers.iter_mut().zip(&self.chain.phases) {
+            s.prepare(crate::puzzle::Metric::Htm, phase.goal.as_deref(), progress)?;
         }
         Ok(())
     }
@@ -119,7 +119,8 @@ impl<'c> Fast<'c> {
     pub fn plans(&mut self) -> Result<Vec<crate::search::PlanView>, SearchError> {
         self.solvers
             .iter_mut()
-            .map(|s| s.plan(false, false))
+            .zip(&self.chain.phases)
+            .map(|(s, phase)| s.plan(phase.goal.is_some(), false))
             .collect()
     }
 
@@ -199,6 +200,7 @@ impl<'c> Fast<'c> {
             let settings = SolveSettings {
                 max_depth: bound,
                 slack,
+                goal: phase0.goal.clone(),
                 ..SolveSettings::default()
             };
             let options = SolveOptions {
@@ -397,6 +399,7 @@ fn solve_phase(
     let position = phase.position(state);
     let settings = SolveSettings {
         max_depth: bound,
+        goal: phase.goal.clone(),
         ..SolveSettings::default()
     };
     let options = SolveOptions {

@@ -5,6 +5,7 @@
 //! eight corners, eight edges and four slice edges, none of them turned) instead of over
 //! the whole puzzle's; and the exact counts of the group machinery are taken on it.
 
+use super::parity::is_parity;
 use super::target::orbits;
 use crate::puzzle::{IgnoreMask, MoveId, Puzzle, SetDef, SetState, State, Transform};
 
@@ -65,6 +66,10 @@ impl Split {
                     slots.iter().map(|&i| solved.sets[k].perm[i]).collect();
                 distinct.sort_unstable();
                 distinct.dedup();
+                // A parity the picture does not show says nothing.
+                if distinct.len() == 1 && is_parity(puzzle, k) {
+                    continue;
+                }
                 let top = solved.sets[k]
                     .perm
                     .iter()

@@ -12,15 +12,39 @@
 //! number of pictures the upper group reaches times the positions of `H` is the number
 //! of positions of the upper group ([`Target::exact_within`]): that is how a chain is
 //! checked, by exact counts from the stabiliser chain, never by trust.
+//!
+//! Where the coarsest picture is not right (`H` keeps something it cannot show, as the
+//! 4x4x4's reduction keeps its centres in some arrangements of the colours that share
+//! an orbit and not in others), [`Target::exact`] tells apart again the labels of a few
+//! merged classes, one class at a time, until it is: the phase's goal is then every
+//! picture `H`'s positions show ([`Target::goals`], at most [`MAX_GOALS`]), and the check
+//! is the same with that count: pictures of the upper group times `|H|` equal the upper
+//! group's positions times the goal pictures.
 
+use super::parity::is_parity;
 use super::split::Split;
 use crate::group::{BigUint, Count, Group};
 use std::collections::HashSet;
 
+use crate::puzzle::{IgnoreMask, MoveId, Puzzle, State};
+
 /// Pictures are listed one by one (rather than counted through the group) up to this
 /// many.
 const LIST_PICTURES: u64 = 200_000;
-use crate::puzzle::{IgnoreMask, MoveId, Puzzle, State};
+
+/// The most pictures a phase's goal may have: each is a start of the breadth-first
+/// searches that fill the phase's pruning tables, and a goal test looks a picture up
+/// among them.
+pub const MAX_GOALS: u64 = 20_000;
+
+/// A phase's two groups: their generators and their positions.
+#[derive(Clone, Copy, Debug)]
+pub struct Step<'a> {
+    pub upper: &'a [MoveId],
+    pub lower: &'a [MoveId],
+    pub upper_count: &'a BigUint,
+    pub lower_count: &'a BigUint,
+}
 
 /// The solved state as a subgroup sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,6 +55,11 @@ pub struct Target {
     pub relabel: Vec<Vec<u16>>,
     /// Per set: the positions whose orientation the subgroup does not keep.
     pub free: Vec<IgnoreMask>,
+    /// Every picture the subgroup's positions show, `state` first: the phase's goal.
+    /// Only `state` unless [`Target::exact`] refined the picture.
+    pub goals: Vec<State>,
+    /// `goals`, to look pictures up in.
+    goal_set: HashSet<State>,
 }
 
 /// Per set, the orbit each position is in under `moves` (an id per orbit, its smallest
@@ -65,7 +94,14 @@ fn find(parent: &mut [usize], mut i: usize) -> usize {
 impl Target {
     /// The solved state as the group `moves` generate sees it.
     pub fn of(puzzle: &Puzzle, moves: &[MoveId]) -> Target {
-        let orbit = orbits(puzzle, moves);
+        let mut orbit = orbits(puzzle, moves);
+        // A parity is shown only where it makes a phase exact ([`Target::exact`]):
+        // the coarsest picture merges its two pieces.
+        for (k, o) in orbit.iter_mut().enumerate() {
+            if is_parity(puzzle, k) {
+                o.iter_mut().for_each(|i| *i = 0);
+            }
+        }
         let solved = &puzzle.solved;
         let mut state = solved.clone();
         let mut relabel = Vec::with_capacity(puzzle.sets.len());
@@ -117,10 +153,144 @@ impl Target {
             free.push(mask);
         }
         Target {
+            goals: vec![state.clone()],
+            goal_set: HashSet::from([state.clone()]),
             state,
             relabel,
             free,
         }
+    }
+
+    /// The picture that tells the positions of `step`'s lower group apart from the
+    /// rest of its upper group, with the coset count: the coarsest picture when it
+    /// does, else one with the labels of some merged classes told apart again and
+    /// several goal pictures; `None` when no such picture of at most [`MAX_GOALS`]
+    /// goals was found.
+    pub fn exact(puzzle: &Puzzle, step: &Step) -> Option<(Target, BigUint)> {
+        let coarsest = Target::of(puzzle, step.lower);
+        let Step {
+            upper,
+            upper_count,
+            lower_count,
+            ..
+        } = *step;
+        if let Some(cosets) = coarsest.exact_within(puzzle, upper, upper_count, lower_count) {
+            return Some((coarsest, cosets));
+        }
+        coarsest.refined(puzzle, step)
+    }
+
+    /// Tells apart again the labels of merged classes, one at a time (or two, where no
+    /// one alone helps), each time those that bring the picture closest to exact: the
+    /// fewest positions of `upper` per picture for each position of `lower` it stands
+    /// for, and of equals the fewest goal pictures; until it is exact.
+    fn refined(&self, puzzle: &Puzzle, step: &Step) -> Option<(Target, BigUint)> {
+        let Step {
+            upper,
+            lower,
+            upper_count,
+            lower_count,
+        } = *step;
+        // How far `t` is from exact, with its goal pictures: the positions of `upper`
+        // that look solved over those of `lower`, |upper| |goals| / (|pictures|
+        // |lower|) as a fraction (interchangeable pieces make it one), 1 when exact;
+        // `None` past the goal limit.
+        let far = |t: &Target| -> Option<(Fraction, BigUint)> {
+            let goals = t.count_pictures(puzzle, lower, 0)?;
+            if goals > BigUint::from(MAX_GOALS) {
+                return None;
+            }
+            let pictures = t.count_pictures(puzzle, upper, 0)?;
+            let f = Fraction(upper_count.mul(&goals), pictures.mul(lower_count));
+            Some((f, goals))
+        };
+        let classes = self.merged_classes(puzzle);
+        let mut current = self.clone();
+        let mut used = vec![false; classes.len()];
+        let (mut now, _) = far(&current)?;
+        while !now.is_one() {
+            let free: Vec<usize> = (0..classes.len()).filter(|&j| !used[j]).collect();
+            let mut best: Option<(Fraction, BigUint, Vec<usize>, Target)> = None;
+            let singles = free.iter().map(|&j| vec![j]);
+            let pairs = free
+                .iter()
+                .enumerate()
+                .flat_map(|(n, &a)| free[n + 1..].iter().map(move |&b| vec![a, b]));
+            for group in [singles.collect::<Vec<_>>(), pairs.collect()] {
+                for chosen in group {
+                    let candidate = chosen
+                        .iter()
+                        .fold(current.clone(), |t, &j| t.told_apart(puzzle, &classes[j]));
+                    let Some((f, goals)) = far(&candidate) else {
+                        continue;
+                    };
+                    if f < now && best.as_ref().is_none_or(|b| (&f, &goals) < (&b.0, &b.1)) {
+                        best = Some((f, goals, chosen, candidate));
+                    }
+                }
+                if best.is_some() {
+                    break;
+                }
+            }
+            let (f, _, chosen, picture) = best?;
+            chosen.iter().for_each(|&j| used[j] = true);
+            current = picture;
+            now = f;
+        }
+        let goals = current.list_pictures(puzzle, lower, MAX_GOALS)?;
+        let picture = current.with_goals(goals);
+        let cosets = picture.exact_within(puzzle, upper, upper_count, lower_count)?;
+        Some((picture, cosets))
+    }
+
+    /// Per set, the classes of positions whose home labels this picture merged (more
+    /// than one label) or whose orientation it leaves free: what [`Target::refined`]
+    /// may tell apart again. A class takes every position of its labels, so that a
+    /// picture stays a function of the position (interchangeable pieces cannot say
+    /// which orbit their home is in).
+    fn merged_classes(&self, puzzle: &Puzzle) -> Vec<(usize, Vec<usize>)> {
+        let mut out = Vec::new();
+        for (k, set) in puzzle.sets.iter().enumerate() {
+            let home = &puzzle.solved.sets[k].perm;
+            let mut classes: Vec<u16> = self.state.sets[k].perm.clone();
+            classes.sort_unstable();
+            classes.dedup();
+            for c in classes {
+                let slots: Vec<usize> = (0..set.size)
+                    .filter(|&i| self.state.sets[k].perm[i] == c)
+                    .collect();
+                let merged = slots.iter().any(|&i| home[i] != home[slots[0]]);
+                let freed = slots.iter().any(|&i| self.free[k].ori[i]);
+                if merged || freed {
+                    out.push((k, slots));
+                }
+            }
+        }
+        out
+    }
+
+    /// This picture with the class `slots` of set `k` shown as solved shows it: its
+    /// labels told apart and its orientation kept.
+    fn told_apart(&self, puzzle: &Puzzle, (k, slots): &(usize, Vec<usize>)) -> Target {
+        let mut out = self.clone();
+        let home = &puzzle.solved.sets[*k];
+        for &i in slots {
+            let l = home.perm[i];
+            out.relabel[*k][l as usize] = l;
+            out.state.sets[*k].perm[i] = l;
+            out.state.sets[*k].ori[i] = home.ori[i];
+            out.free[*k].ori[i] = false;
+        }
+        out.goals = vec![out.state.clone()];
+        out.goal_set = HashSet::from([out.state.clone()]);
+        out
+    }
+
+    /// This picture with `goals` (its own state among them, listed from it) as its goal.
+    fn with_goals(mut self, goals: Vec<State>) -> Target {
+        self.goal_set = goals.iter().cloned().collect();
+        self.goals = goals;
+        self
     }
 
     /// `state`, a position of the puzzle, as this target pictures it: labels merged,
@@ -140,9 +310,21 @@ impl Target {
         out
     }
 
-    /// Whether `state` looks solved to this target.
+    /// `state` with its labels merged as this target merges them, every twist kept
+    /// (where the picture leaves a twist free, the phase's goal test ignores it).
+    pub fn relabelled(&self, state: &State) -> State {
+        let mut out = state.clone();
+        for (k, s) in out.sets.iter_mut().enumerate() {
+            for l in s.perm.iter_mut() {
+                *l = self.relabel[k][*l as usize];
+            }
+        }
+        out
+    }
+
+    /// Whether `state` looks solved to this target: its picture is a goal picture.
     pub fn reached(&self, state: &State) -> bool {
-        self.picture(state) == self.state
+        self.goal_set.contains(&self.picture(state))
     }
 
     /// The number of pictures the group `upper` generates reaches from this target's
@@ -156,8 +338,8 @@ impl Target {
     /// quick to list but slow for the stabiliser search of `group`).
     fn count_pictures(&self, puzzle: &Puzzle, upper: &[MoveId], list: u64) -> Option<BigUint> {
         if list > 0 {
-            if let Some(n) = self.list_pictures(puzzle, upper, list) {
-                return Some(BigUint::from(n));
+            if let Some(all) = self.list_pictures(puzzle, upper, list) {
+                return Some(BigUint::from(all.len() as u64));
             }
         }
         // Each set split into the orbits of `upper`, oriented where this target keeps
@@ -193,15 +375,17 @@ impl Target {
         }
     }
 
-    /// The pictures `upper`'s moves reach from the solved picture, by breadth-first
-    /// search, when there are at most `cap`.
-    fn list_pictures(&self, puzzle: &Puzzle, upper: &[MoveId], cap: u64) -> Option<u64> {
+    /// The pictures `upper`'s moves reach from the solved picture, the solved picture
+    /// first, by a search, when there are at most `cap`.
+    fn list_pictures(&self, puzzle: &Puzzle, upper: &[MoveId], cap: u64) -> Option<Vec<State>> {
         // The generators alone reach every picture (in a finite group a move's inverse
         // is a power of it), searched depth first: only the set of pictures matters.
         let moves = upper;
         let mut seen: HashSet<State> = HashSet::from([self.state.clone()]);
-        let mut frontier = vec![self.state.clone()];
-        while let Some(s) = frontier.pop() {
+        let mut all = vec![self.state.clone()];
+        let mut next = 0;
+        while let Some(s) = all.get(next).cloned() {
+            next += 1;
             for &m in moves {
                 let t = self.picture(&s.then(&puzzle.mv(m).effect, &puzzle.sets));
                 if !seen.contains(&t) {
@@ -209,17 +393,18 @@ impl Target {
                         return None;
                     }
                     seen.insert(t.clone());
-                    frontier.push(t);
+                    all.push(t);
                 }
             }
         }
-        Some(seen.len() as u64)
+        Some(all)
     }
 
     /// Whether a position of the group `upper` generates that looks solved is always a
     /// position of the group `lower` generates (whose positions number `lower_count`):
     /// the pictures `upper` reaches times `lower_count` must be all of `upper`'s
-    /// positions, `upper_count`. Returns the pictures (the phase's coset count) then.
+    /// positions, `upper_count`, times the goal pictures. Returns the coset count (the
+    /// pictures over the goal pictures) then.
     pub fn exact_within(
         &self,
         puzzle: &Puzzle,
@@ -230,9 +415,40 @@ impl Target {
         // The pictures never outnumber the index (the lower group keeps the picture), so
         // a small index is listed.
         let index = upper_count.div_rem(lower_count)?.0;
-        let list = index.to_u64().filter(|&i| i <= LIST_PICTURES).unwrap_or(0);
+        let goals = self.goals.len() as u64;
+        let list = index
+            .to_u64()
+            .and_then(|i| i.checked_mul(goals))
+            .filter(|&i| i <= LIST_PICTURES)
+            .unwrap_or(0);
         let pictures = self.count_pictures(puzzle, upper, list)?;
-        (pictures.mul(lower_count) == *upper_count).then_some(pictures)
+        let mut all = upper_count.clone();
+        all.mul_u64(goals);
+        // The cosets: the pictures each goal picture stands for.
+        let cosets = pictures.div_rem_u64(goals)?.0;
+        (pictures.mul(lower_count) == all).then_some(cosets)
+    }
+}
+
+/// A positive fraction, compared by value.
+#[derive(Clone, Debug)]
+struct Fraction(BigUint, BigUint);
+
+impl Fraction {
+    fn is_one(&self) -> bool {
+        self.0 == self.1
+    }
+}
+
+impl PartialEq for Fraction {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.mul(&other.1) == other.0.mul(&self.1)
+    }
+}
+
+impl PartialOrd for Fraction {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.0.mul(&other.1).cmp(&other.0.mul(&self.1)))
     }
 }
 

@@ -37,6 +37,21 @@ fn closure(p: &Puzzle, start: &State, moves: &[MoveId], map: impl Fn(&State) -> 
     seen.len()
 }
 
+/// Every state `moves` reach from solved.
+fn states(p: &Puzzle, moves: &[MoveId]) -> HashSet<State> {
+    let mut all: HashSet<State> = HashSet::from([p.solved.clone()]);
+    let mut frontier = vec![p.solved.clone()];
+    while let Some(s) = frontier.pop() {
+        for &m in moves {
+            let t = s.then(&p.mv(m).effect, &p.sets);
+            if all.insert(t.clone()) {
+                frontier.push(t);
+            }
+        }
+    }
+    all
+}
+
 /// Every power of the generators (a breadth-first search needs them all only for
 /// directed moves; the generators alone reach the same states).
 fn gens(p: &Puzzle, g: &Subgroup) -> Vec<MoveId> {
@@ -70,15 +85,44 @@ fn coset_counts_match_brute_force() {
 }
 
 #[test]
-fn a_picture_that_misses_a_parity_is_refused() {
+fn a_picture_that_misses_a_parity_is_refined() {
     let p = two();
-    // <U2, R2, F2> has 24 positions, but its picture (orbits of positions, all
+    // <U2, R2, F2> has 24 positions, but its coarsest picture (orbits of positions, all
     // orientations kept) cannot tell them from the 96 of the pieces' positions its
-    // orbits allow: the phase down to it is refused, with the line that asks for it.
-    let err = Chain::read(&p, "# squares only\nU2 R2 F2\n", "sq.chain").unwrap_err();
-    let text = err.to_string();
-    assert!(text.starts_with("sq.chain:2:1:"), "{text}");
-    assert!(text.contains("cannot be searched"), "{text}");
+    // orbits allow. The picture is refined until it can: some labels told apart again
+    // (or the corners' parity shown), with every picture of the subgroup a goal.
+    let chain = Chain::read(&p, "# squares only\nU2 R2 F2\n", "sq.chain").unwrap();
+    assert_eq!(chain.phases.len(), 2);
+    let phase = &chain.phases[0];
+    assert!(
+        phase.goal.is_some(),
+        "the refined picture has several goals"
+    );
+    // Brute force: a position of the upper group looks solved exactly when it is a
+    // position of the lower one.
+    let all = states(&p, &gens(&p, &phase.upper));
+    let inside = states(&p, &gens(&p, &phase.lower));
+    assert_eq!(inside.len(), 24);
+    let looks_solved: HashSet<State> = all.into_iter().filter(|s| phase.reached(s)).collect();
+    assert_eq!(looks_solved, inside);
+    assert_eq!(phase.cosets.to_string(), (3_674_160 / 24).to_string());
+    // Each phase's solutions end inside its subgroup.
+    let mut fast = Fast::new(&p, &chain, |_| {
+        Tables::new(TableCache::in_memory(), 64 << 20)
+    });
+    let mut rng = Rng::new(5);
+    let group = Group::new(&p).unwrap();
+    for _ in 0..5 {
+        let start = group.random_state(&mut rng).unwrap();
+        let out = fast.solve(&start, &Effort::default(), &mut |_| {}).unwrap();
+        let sol = out.solution.unwrap();
+        assert!(p.is_solved(&p.apply_sequence(&start, &sol), &[]));
+    }
+}
+
+#[test]
+fn chains_that_cannot_be_read_are_refused() {
+    let p = two();
     // A move that is not within the line before.
     let err = Chain::read(&p, "U R2\nU R\n", "up.chain").unwrap_err();
     assert!(err.to_string().contains("is not within"), "{err}");

@@ -86,20 +86,27 @@ pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
             .map(|t| format!("{} ({} entries)", t.name, format_count(t.len)))
             .collect();
         let entries: u64 = plan.report.chosen.iter().map(|t| t.len).sum();
+        // A refined picture's goal is every picture the lower group shows.
+        let goals = phase.goal.as_ref().map_or(1, |g| g.positions.len());
         if args.json {
             let record = serde_json::json!({
                 "phase": i + 1,
                 "from": phase.upper.describe(&puzzle),
                 "to": phase.lower.describe(&puzzle),
                 "cosets": phase.cosets.to_string(),
+                "goal_pictures": goals,
                 "table_entries": entries,
                 "tables": plan.report.chosen.iter().map(|t| &t.name).collect::<Vec<_>>(),
             });
             writeln!(out, "{record}")?;
         } else {
+            let goal = match goals {
+                1 => String::new(),
+                n => format!(" ({n} goal pictures)"),
+            };
             writeln!(
                 out,
-                "phase {}: {} -> {}\n  {} cosets; tables: {}",
+                "phase {}: {} -> {}\n  {} cosets{goal}; tables: {}",
                 i + 1,
                 phase.upper.describe(&puzzle),
                 phase.lower.describe(&puzzle),

@@ -54,7 +54,6 @@ use crate::table::comp::{CompError, CompKind, CompSpec, Component};
 use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, INFINITE};
 use crate::table::{CompId, Tables};
-use bitvec::prelude::*;
 use std::sync::Arc;
 
 /// What the caller wants besides the settings of the scramble file.
@@ -668,7 +667,7 @@ impl<'p> Solver<'p> {
                 blocks.push(pieces);
             }
             // Per goal position, the values each goal component may take there.
-            let goal_bits: Vec<Vec<(usize, BitVec<u64, Lsb0>)>> = targets
+            let goal_bits: Vec<Vec<(usize, ctx::Allowed)>> = targets
                 .iter()
                 .map(|(state, masks)| {
                     goal_ids
@@ -676,11 +675,8 @@ impl<'p> Solver<'p> {
                         .zip(&goal_slots)
                         .map(|(&id, &s)| {
                             let c = tables.comp(id);
-                            let mut bits = bitvec![u64, Lsb0; 0; c.count as usize];
-                            for v in c.goal_values_at(state, masks.get(c.spec.set)) {
-                                bits.set(v as usize, true);
-                            }
-                            (s, bits)
+                            let values = c.goal_values_at(state, masks.get(c.spec.set));
+                            (s, ctx::Allowed::new(c.count as usize, values))
                         })
                         .collect()
                 })

@@ -211,7 +211,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         self.ctx.goal.iter().any(|position| {
             position
                 .iter()
-                .all(|(slot, bits)| bits[vals[*slot] as usize])
+                .all(|(slot, allowed)| allowed.contains(vals[*slot]))
         })
     }
 

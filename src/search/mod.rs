@@ -54,6 +54,7 @@ use crate::table::comp::{CompError, CompKind, CompSpec, Component};
 use crate::table::plan::set_specs;
 use crate::table::prune::{move_costs, INFINITE};
 use crate::table::{CompId, Tables};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// What the caller wants besides the settings of the scramble file.
@@ -433,16 +434,20 @@ impl<'p> Solver<'p> {
         // definition's `Solved` with the scramble's `?` marks, or every position of the
         // scramble file's goal with its own `?` marks and the scramble's.
         let goal = settings.goal.as_deref();
-        let targets: Vec<(&State, Vec<IgnoreMask>)> = match goal {
-            None => vec![(&puzzle.solved, ignore.to_vec())],
+        // A goal position's own masks are borrowed where the scramble frees nothing
+        // (a chain's phase has up to 20,000 goal positions, searched over and over).
+        let frees = ignore.iter().any(IgnoreMask::any);
+        let targets: Vec<(&State, Cow<[IgnoreMask]>)> = match goal {
+            None => vec![(&puzzle.solved, Cow::Borrowed(ignore))],
             Some(g) => g
                 .positions
                 .iter()
                 .map(|p| {
-                    (
-                        &p.target.state,
-                        union_masks(puzzle, &p.target.ignore, ignore),
-                    )
+                    let masks = match frees {
+                        true => Cow::Owned(union_masks(puzzle, &p.target.ignore, ignore)),
+                        false => Cow::Borrowed(&p.target.ignore[..]),
+                    };
+                    (&p.target.state, masks)
                 })
                 .collect(),
         };

@@ -76,7 +76,7 @@ type PruneKey = (Metric, Option<u64>, Option<u64>);
 
 /// What identifies a goal among the pruning tables: the hash of its key bytes.
 fn goal_id(goal: Option<&Goal>) -> Option<u64> {
-    goal.map(|g| file::content_hash(&g.key_bytes()))
+    goal.map(Goal::fingerprint)
 }
 
 /// The cache name of a planned pruning table.

@@ -25,6 +25,7 @@ use crate::storage::file;
 use comp::{CompError, CompSpec, Component};
 use prune::{Entries, Format, PruneTable};
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// Move tables with fewer entries than this are rebuilt on every run: that is faster
 /// than reading a file.
@@ -68,15 +69,31 @@ pub struct Tables {
     additive: HashMap<Metric, Option<additive::Family>>,
     /// Plan the reduced table at two bits per entry even where four fit (for tests).
     two_bits: bool,
+    /// The last goal asked about, with its fingerprint: a chain's phase asks for its
+    /// tables with the same goal of up to 20,000 positions on every search, and
+    /// comparing the goal costs less than hashing it again.
+    last_goal: Mutex<Option<(Goal, u64)>>,
 }
 
 /// What a set of pruning tables is kept under: metric, goal, and the budget it was
 /// planned in when that is not the solver's own.
 type PruneKey = (Metric, Option<u64>, Option<u64>);
 
-/// What identifies a goal among the pruning tables: the hash of its key bytes.
-fn goal_id(goal: Option<&Goal>) -> Option<u64> {
-    goal.map(Goal::fingerprint)
+impl Tables {
+    /// What identifies a goal among the pruning tables: the fingerprint of its
+    /// positions ([`Goal::fingerprint`]), remembered for the last goal.
+    fn goal_id(&self, goal: Option<&Goal>) -> Option<u64> {
+        let goal = goal?;
+        let mut last = self.last_goal.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((known, id)) = last.as_ref() {
+            if known == goal {
+                return Some(*id);
+            }
+        }
+        let id = goal.fingerprint();
+        *last = Some((goal.clone(), id));
+        Some(id)
+    }
 }
 
 /// The cache name of a planned pruning table.
@@ -155,6 +172,7 @@ impl Tables {
             share: None,
             additive: HashMap::new(),
             two_bits: false,
+            last_goal: Mutex::new(None),
         }
     }
 
@@ -290,7 +308,7 @@ impl Tables {
         budget: Option<u64>,
         progress: &dyn Progress,
     ) -> Result<&[Pruning], CompError> {
-        let key = (metric, goal_id(goal), budget);
+        let key = (metric, self.goal_id(goal), budget);
         if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
             let budget = budget.unwrap_or_else(|| self.ordinary_budget(goal));
@@ -343,7 +361,7 @@ impl Tables {
         budget: Option<u64>,
     ) -> &[Pruning] {
         self.pruning
-            .get(&(metric, goal_id(goal), budget))
+            .get(&(metric, self.goal_id(goal), budget))
             .map_or(&[], |v| v.as_slice())
     }
 
@@ -358,7 +376,10 @@ impl Tables {
         goal: Option<&Goal>,
         budget: Option<u64>,
     ) -> Result<u64, CompError> {
-        if self.pruning.contains_key(&(metric, goal_id(goal), budget)) {
+        if self
+            .pruning
+            .contains_key(&(metric, self.goal_id(goal), budget))
+        {
             return Ok(0);
         }
         let budget = budget.unwrap_or_else(|| self.ordinary_budget(goal));

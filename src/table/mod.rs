@@ -55,7 +55,7 @@ pub struct Tables {
     used: u64,
     comps: Vec<Component>,
     index: HashMap<CompSpec, CompId>,
-    /// Per metric, goal (the hash of [`Goal::key_bytes`], `None` for the definition's
+    /// Per metric, goal ([`Goal::fingerprint`], `None` for the definition's
     /// `Solved`) and budget (`None`: the solver's own; a smaller one for a trial search,
     /// see [`Tables::trial_budget`]).
     pruning: HashMap<PruneKey, Vec<Pruning>>,

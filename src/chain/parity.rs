@@ -24,10 +24,12 @@ pub fn is_parity(puzzle: &Puzzle, k: usize) -> bool {
     puzzle.sets[k].name.starts_with(PREFIX)
 }
 
-/// The parity sets added to a puzzle: per new set, the set whose parity it shows.
+/// The parity sets added to a puzzle: per new set, the set whose parity it shows and
+/// whether the solved state's own arrangement of that set is odd (a definition may
+/// list distinct pieces in any order), since a parity is counted from solved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Parities {
-    of: Vec<usize>,
+    of: Vec<(usize, bool)>,
 }
 
 /// Whether a permutation (`perm[i]`: where position `i`'s piece comes from) is odd.
@@ -65,7 +67,7 @@ impl Parities {
             if !distinct || !any_odd {
                 continue;
             }
-            of.push(k);
+            of.push((k, odd(&puzzle.solved.sets[k].perm)));
             out.sets.push(SetDef {
                 name: format!("{PREFIX}{}", set.name),
                 size: 2,
@@ -113,8 +115,8 @@ impl Parities {
     /// the puzzle [`Parities::add`] made.
     pub fn position(&self, state: &State) -> State {
         let mut out = state.clone();
-        for &k in &self.of {
-            let perm = if odd(&state.sets[k].perm) {
+        for &(k, solved_odd) in &self.of {
+            let perm = if odd(&state.sets[k].perm) != solved_odd {
                 vec![1, 0]
             } else {
                 vec![0, 1]
@@ -149,5 +151,21 @@ mod tests {
             t = t.then(&q.mv(m).effect, &q.sets);
             assert_eq!(parities.position(&s), t, "after {name}");
         }
+    }
+
+    #[test]
+    fn parities_count_from_the_solved_arrangement() {
+        // Distinct pieces listed out of order when solved: the solved state shows an
+        // even parity all the same, and a swap shows an odd one.
+        let text = "Set A 3 1\nSolved\nA\n2 1 3\nEnd\nMove S\nA\n2 1 3\nEnd\n";
+        let p = crate::def::parse_puzzle(text.as_bytes(), "odd.def")
+            .unwrap()
+            .0;
+        let (q, parities) = Parities::add(&p);
+        assert_eq!(parities.position(&p.solved), q.solved);
+        let s = p.solved.then(&p.moves[0].effect, &p.sets);
+        let t = q.solved.then(&q.moves[0].effect, &q.sets);
+        assert_eq!(parities.position(&s), t);
+        assert_ne!(t, q.solved);
     }
 }

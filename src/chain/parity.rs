@@ -94,10 +94,8 @@ impl Parities {
                 let o = odd(&m.effect.sets[k].perm);
                 m.effect.sets.push(swap(o));
             }
-            for rows in [&mut out.free] {
-                if !rows.is_empty() {
-                    rows.push(vec![false; 2]);
-                }
+            if !out.free.is_empty() {
+                out.free.push(vec![false; 2]);
             }
             if !out.known_mod.is_empty() {
                 out.known_mod.push(vec![1; 2]);

@@ -58,8 +58,6 @@ pub struct Target {
     /// Every picture the subgroup's positions show, `state` first: the phase's goal.
     /// Only `state` unless [`Target::exact`] refined the picture.
     pub goals: Vec<State>,
-    /// `goals`, to look pictures up in.
-    goal_set: HashSet<State>,
 }
 
 /// Per set, the orbit each position is in under `moves` (an id per orbit, its smallest
@@ -154,7 +152,6 @@ impl Target {
         }
         Target {
             goals: vec![state.clone()],
-            goal_set: HashSet::from([state.clone()]),
             state,
             relabel,
             free,
@@ -282,13 +279,11 @@ impl Target {
             out.free[*k].ori[i] = false;
         }
         out.goals = vec![out.state.clone()];
-        out.goal_set = HashSet::from([out.state.clone()]);
         out
     }
 
     /// This picture with `goals` (its own state among them, listed from it) as its goal.
     fn with_goals(mut self, goals: Vec<State>) -> Target {
-        self.goal_set = goals.iter().cloned().collect();
         self.goals = goals;
         self
     }
@@ -324,7 +319,9 @@ impl Target {
 
     /// Whether `state` looks solved to this target: its picture is a goal picture.
     pub fn reached(&self, state: &State) -> bool {
-        self.goal_set.contains(&self.picture(state))
+        // A check, not a search's goal test (the phase puzzle's `Goal` is that): a
+        // scan of at most `MAX_GOALS` pictures.
+        self.goals.contains(&self.picture(state))
     }
 
     /// The number of pictures the group `upper` generates reaches from this target's

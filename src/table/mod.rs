@@ -55,7 +55,7 @@ pub struct Tables {
     used: u64,
     comps: Vec<Component>,
     index: HashMap<CompSpec, CompId>,
-    /// Per metric, goal ([`Goal::fingerprint`], `None` for the definition's
+    /// Per metric, goal ([`goal_fingerprint`], `None` for the definition's
     /// `Solved`) and budget (`None`: the solver's own; a smaller one for a trial search,
     /// see [`Tables::trial_budget`]).
     pruning: HashMap<PruneKey, Vec<Pruning>>,
@@ -80,8 +80,8 @@ pub struct Tables {
 type PruneKey = (Metric, Option<u64>, Option<u64>);
 
 impl Tables {
-    /// What identifies a goal among the pruning tables: the fingerprint of its
-    /// positions ([`Goal::fingerprint`]), remembered for the last goal.
+    /// What identifies a goal among the pruning tables: a hash of its positions
+    /// ([`goal_fingerprint`]), remembered for the last goal.
     fn goal_id(&self, goal: Option<&Goal>) -> Option<u64> {
         let goal = goal?;
         let mut last = self.last_goal.lock().unwrap_or_else(|e| e.into_inner());
@@ -90,10 +90,21 @@ impl Tables {
                 return Some(*id);
             }
         }
-        let id = goal.fingerprint();
+        let id = goal_fingerprint(goal);
         *last = Some((goal.clone(), id));
         Some(id)
     }
+}
+
+/// A hash of the goal's positions as a set (order and names aside, as
+/// [`Goal::key_bytes`]): each position's key hashed on its own, then the sorted hashes.
+fn goal_fingerprint(goal: &Goal) -> u64 {
+    let mut each: Vec<u64> = Vec::with_capacity(goal.positions.len());
+    goal.for_each_position_key(|b| each.push(file::content_hash(b)));
+    each.sort_unstable();
+    each.dedup();
+    let words: Vec<u8> = each.iter().flat_map(|w| w.to_le_bytes()).collect();
+    file::content_hash(&words)
 }
 
 /// The cache name of a planned pruning table.

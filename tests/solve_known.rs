@@ -80,7 +80,7 @@ fn optimal_lengths_match_breadth_first_search() {
 /// algorithm: its counts per depth are the published ones (Jaap's puzzle pages).
 #[test]
 fn pyraminx_table_counts_gods_numbers() {
-    use ksolve::table::prune::PruneTable;
+    use ksolve::table::prune::{PruneTable, Sources};
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/pyraminx.def");
     let p = ksolve::def::load_puzzle(path).unwrap().0;
     let mut tables = Tables::new(TableCache::in_memory(), 1 << 30);
@@ -100,7 +100,15 @@ fn pyraminx_table_counts_gods_numbers() {
         .collect();
     let comps: Vec<_> = ids.iter().map(|&id| tables.comp(id)).collect();
     let goals: Vec<Vec<u32>> = comps.iter().map(|c| c.goal_values(&p, None)).collect();
-    let t = PruneTable::build(&p, &comps, &[goals], Metric::Htm, true, "pyraminx", &Silent);
+    let t = PruneTable::build(
+        &p,
+        &comps,
+        Sources::goals(&[goals]),
+        Metric::Htm,
+        true,
+        "pyraminx",
+        &Silent,
+    );
     let (counts, _) = t.histogram();
     assert_eq!(
         counts,

@@ -17,6 +17,7 @@ mod cache_cli;
 mod chains;
 mod check_cli;
 mod cli_help;
+mod closed_goal;
 mod differential;
 mod goal_modulo;
 mod god_bruteforce;

@@ -14,7 +14,7 @@
 //! a found chain's is; a wrong chain is refused with the line that makes it wrong.
 
 use super::parity::Parities;
-use super::target::Step;
+use super::target::{Step, MAX_CLOSURE};
 use super::{Chain, ChainError, Phase, Subgroup, Target};
 use crate::located::{DefError, ErrorKind};
 use crate::puzzle::Puzzle;
@@ -113,6 +113,7 @@ impl Chain {
                         lower: &lower.generators(puzzle),
                         upper_count: &upper_count,
                         lower_count: lc,
+                        max_goals: MAX_CLOSURE,
                     },
                 )
             });

@@ -15,7 +15,7 @@
 //! that fails is struck out and the path found again.
 
 use super::parity::{is_parity, Parities};
-use super::target::Step;
+use super::target::{Step, FOUND_GOALS};
 use super::{Chain, ChainError, Phase, Subgroup, Target, Words};
 use crate::group::BigUint;
 use crate::puzzle::Puzzle;
@@ -211,6 +211,7 @@ fn exact_phases(
                     lower: &lower.generators(puzzle),
                     upper_count: &cu,
                     lower_count: &cl,
+                    max_goals: FOUND_GOALS,
                 },
             ),
             _ => None,
@@ -348,6 +349,7 @@ fn greedy(
                     lower: &lower,
                     upper_count: &gc,
                     lower_count: &c,
+                    max_goals: FOUND_GOALS,
                 };
                 if Target::exact(puzzle, &between).is_some() {
                     step = Some(child);

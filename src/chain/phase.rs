@@ -3,8 +3,8 @@
 //! solved state is the lower group's [`Target`], so the table planner, the cache and the
 //! search treat it like any definition. Its solutions are translated back into the
 //! puzzle's own moves. A target of several goal pictures makes the phase's goal
-//! ([`Phase::goal`]): the search and its tables take it as they take a scramble file's
-//! goal of several positions.
+//! ([`Phase::goal`]): the phase's solved state closed under the lower group's moves,
+//! which the search and its tables take as they take any goal.
 
 use super::parity::Parities;
 use super::split::Split;
@@ -30,8 +30,9 @@ pub struct Phase {
     /// Per move of the puzzle: whether it is a move of the lower group (a phase solution
     /// that ends in one is a shorter solution with a move of the next phase after it).
     in_lower: Vec<bool>,
-    /// The phase puzzle's goal when the target has several pictures (`None`: its
-    /// solved state).
+    /// The phase puzzle's goal when the target has several pictures: its solved state
+    /// and everything the lower group's moves reach from it (`None`: its solved state
+    /// alone).
     pub goal: Option<Arc<Goal>>,
     /// The parities the chain's copy of the puzzle adds to a position.
     parities: Parities,
@@ -56,14 +57,27 @@ impl Phase {
         // goal test ignores them there), so that a part whose moves keep the sum of its
         // twists keeps it in the phase too; its solved state has the solved twists there.
         let solved = target.relabelled(&puzzle.solved);
-        let split = Split::new(puzzle, &gens, &solved, &target.free, |k, slots| {
-            slots
-                .iter()
-                .any(|&i| upper_free[k].ori[i] && !target.free[k].ori[i])
-        });
+        // A goal of several pictures may lie in how pieces of two orbits sit together
+        // (pairs the lower group moves as one): such orbits share a set.
+        let lower_gens = match target.goals {
+            1 => Vec::new(),
+            _ => lower.generators(puzzle),
+        };
+        let split = Split::linked(
+            puzzle,
+            &gens,
+            &lower_gens,
+            &solved,
+            &target.free,
+            |k, slots| {
+                slots
+                    .iter()
+                    .any(|&i| upper_free[k].ori[i] && !target.free[k].ori[i])
+            },
+        );
         let phase = &split.puzzle;
         // Phase move `g^j` is the puzzle's base move to the power `step * j`.
-        let moves = phase
+        let moves: Vec<MoveId> = phase
             .moves
             .iter()
             .map(|m| {
@@ -73,29 +87,31 @@ impl Phase {
                 base.powers[power as usize - 1]
             })
             .collect();
-        let in_lower = (0..puzzle.moves.len())
+        let in_lower: Vec<bool> = (0..puzzle.moves.len())
             .map(|m| {
                 let mv = puzzle.mv(MoveId(m as u16));
                 let step = lower.steps[mv.base];
                 step < puzzle.base_moves[mv.base].order && mv.power.is_multiple_of(step)
             })
             .collect();
-        let goal = (target.goals.len() > 1).then(|| {
-            let positions = target
-                .goals
-                .iter()
-                .enumerate()
-                .map(|(i, g)| GoalPosition {
-                    name: format!("picture {}", i + 1),
-                    target: crate::puzzle::Target {
-                        state: with_solved_sums(phase, split.position(g)),
-                        ignore: phase.ignore.clone(),
-                    },
-                    line: 0,
-                    classes: Vec::new(),
-                })
+        // The lower group's moves keep the picture's free twists among themselves
+        // (a twist is kept or left free for a whole orbit of the lower group), as a
+        // closed goal needs.
+        let goal = (target.goals > 1).then(|| {
+            let within = (0..phase.moves.len())
+                .map(|m| MoveId(m as u16))
+                .filter(|&m| in_lower[moves[m.index()].index()])
                 .collect();
-            Arc::new(Goal { positions })
+            let solved = GoalPosition {
+                name: "solved picture".to_string(),
+                target: crate::puzzle::Target {
+                    state: phase.solved.clone(),
+                    ignore: phase.ignore.clone(),
+                },
+                line: 0,
+                classes: Vec::new(),
+            };
+            Arc::new(Goal::closed(vec![solved], within))
         });
         Phase {
             upper,
@@ -117,9 +133,20 @@ impl Phase {
         self.split.position(&self.target.relabelled(&state))
     }
 
-    /// Whether `state` is in the lower group's picture.
+    /// Whether `state` is in the lower group's picture: the phase's goal holds it.
     pub fn reached(&self, state: &State) -> bool {
-        self.target.reached(&self.parities.position(state))
+        match &self.goal {
+            Some(g) => g
+                .reached_by(&self.puzzle, &self.position(state), &[])
+                .is_some(),
+            None => self.puzzle.is_solved(&self.position(state), &[]),
+        }
+    }
+
+    /// How many pictures the phase's goal holds: 1, or every picture the lower group
+    /// shows when the picture had to be refined.
+    pub fn goal_pictures(&self) -> u64 {
+        self.target.goals
     }
 
     /// The puzzle's move a move of the phase is.
@@ -141,22 +168,4 @@ impl Phase {
         )
         .into_bytes()
     }
-}
-
-/// `goal`, a goal picture of `phase`, with the twists where the phase's goal leaves them
-/// free set so that each set's sum of twists is the solved state's: a picture shows no
-/// twist there, and a search whose tables count twists by their sum (which the moves
-/// keep) reads only goal positions of the solved sum.
-fn with_solved_sums(phase: &Puzzle, mut goal: State) -> State {
-    for (k, set) in phase.sets.iter().enumerate() {
-        let n = u32::from(set.orientations);
-        let Some(first) = phase.ignore[k].ori.iter().position(|&f| f) else {
-            continue;
-        };
-        let sum = |s: &State| s.sets[k].ori.iter().map(|&o| u32::from(o)).sum::<u32>() % n;
-        let delta = (sum(&phase.solved) + n - sum(&goal)) % n;
-        let o = &mut goal.sets[k].ori[first];
-        *o = ((u32::from(*o) + delta) % n) as u8;
-    }
-    goal
 }

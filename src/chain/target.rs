@@ -17,9 +17,11 @@
 //! 4x4x4's reduction keeps its centres in some arrangements of the colours that share
 //! an orbit and not in others), [`Target::exact`] tells apart again the labels of a few
 //! merged classes, one class at a time, until it is: the phase's goal is then every
-//! picture `H`'s positions show ([`Target::goals`], at most [`MAX_GOALS`]), and the check
-//! is the same with that count: pictures of the upper group times `|H|` equal the upper
-//! group's positions times the goal pictures.
+//! picture `H`'s positions show ([`Target::goals`] of them, at most [`MAX_CLOSURE`]):
+//! the solved picture with every picture `H`'s moves reach from it, which the search
+//! takes as a goal closed under those moves ([`crate::puzzle::Goal::within`]). The
+//! check is the same with that count: pictures of the upper group times `|H|` equal
+//! the upper group's positions times the goal pictures.
 
 use super::parity::is_parity;
 use super::split::Split;
@@ -32,10 +34,16 @@ use crate::puzzle::{IgnoreMask, MoveId, Puzzle, State};
 /// many.
 const LIST_PICTURES: u64 = 200_000;
 
-/// The most pictures a phase's goal may have: each is a start of the breadth-first
-/// searches that fill the phase's pruning tables, and a goal test looks a picture up
-/// among them.
-pub const MAX_GOALS: u64 = 20_000;
+/// The most pictures a phase's goal may have: a goal test looks a position up among
+/// them once its tables all say it is there.
+pub use crate::puzzle::MAX_CLOSURE;
+
+/// The most goal pictures of a phase the chain finder chooses. A user's chain may have
+/// up to [`MAX_CLOSURE`]; the finder stays lower, since it descends to the smallest
+/// subgroup a phase can reach, and phases of many goal pictures it has no tables for
+/// (their goal lies in how pieces sit together, which tables of single orbits do not
+/// see) would be chosen over ones it can search.
+pub const FOUND_GOALS: u64 = 20_000;
 
 /// A phase's two groups: their generators and their positions.
 #[derive(Clone, Copy, Debug)]
@@ -44,6 +52,8 @@ pub struct Step<'a> {
     pub lower: &'a [MoveId],
     pub upper_count: &'a BigUint,
     pub lower_count: &'a BigUint,
+    /// The most goal pictures the phase may have ([`FOUND_GOALS`] or [`MAX_CLOSURE`]).
+    pub max_goals: u64,
 }
 
 /// The solved state as a subgroup sees it.
@@ -55,9 +65,9 @@ pub struct Target {
     pub relabel: Vec<Vec<u16>>,
     /// Per set: the positions whose orientation the subgroup does not keep.
     pub free: Vec<IgnoreMask>,
-    /// Every picture the subgroup's positions show, `state` first: the phase's goal.
-    /// Only `state` unless [`Target::exact`] refined the picture.
-    pub goals: Vec<State>,
+    /// How many pictures the subgroup's positions show: 1 (`state`) unless
+    /// [`Target::exact`] refined the picture.
+    pub goals: u64,
 }
 
 /// Per set, the orbit each position is in under `moves` (an id per orbit, its smallest
@@ -151,7 +161,7 @@ impl Target {
             free.push(mask);
         }
         Target {
-            goals: vec![state.clone()],
+            goals: 1,
             state,
             relabel,
             free,
@@ -161,7 +171,7 @@ impl Target {
     /// The picture that tells the positions of `step`'s lower group apart from the
     /// rest of its upper group, with the coset count: the coarsest picture when it
     /// does, else one with the labels of some merged classes told apart again and
-    /// several goal pictures; `None` when no such picture of at most [`MAX_GOALS`]
+    /// several goal pictures; `None` when no such picture of at most [`MAX_CLOSURE`]
     /// goals was found.
     pub fn exact(puzzle: &Puzzle, step: &Step) -> Option<(Target, BigUint)> {
         let coarsest = Target::of(puzzle, step.lower);
@@ -187,6 +197,7 @@ impl Target {
             lower,
             upper_count,
             lower_count,
+            max_goals,
         } = *step;
         // How far `t` is from exact, with its goal pictures: the positions of `upper`
         // that look solved over those of `lower`, |upper| |goals| / (|pictures|
@@ -194,7 +205,7 @@ impl Target {
         // `None` past the goal limit.
         let far = |t: &Target| -> Option<(Fraction, BigUint)> {
             let goals = t.count_pictures(puzzle, lower, 0)?;
-            if goals > BigUint::from(MAX_GOALS) {
+            if goals > BigUint::from(max_goals.min(MAX_CLOSURE)) {
                 return None;
             }
             let pictures = t.count_pictures(puzzle, upper, 0)?;
@@ -204,7 +215,7 @@ impl Target {
         let classes = self.merged_classes(puzzle);
         let mut current = self.clone();
         let mut used = vec![false; classes.len()];
-        let (mut now, _) = far(&current)?;
+        let (mut now, mut goals) = far(&current)?;
         while !now.is_one() {
             let free: Vec<usize> = (0..classes.len()).filter(|&j| !used[j]).collect();
             let mut best: Option<(Fraction, BigUint, Vec<usize>, Target)> = None;
@@ -229,15 +240,15 @@ impl Target {
                     break;
                 }
             }
-            let (f, _, chosen, picture) = best?;
+            let (f, g, chosen, picture) = best?;
             chosen.iter().for_each(|&j| used[j] = true);
             current = picture;
             now = f;
+            goals = g;
         }
-        let goals = current.list_pictures(puzzle, lower, MAX_GOALS)?;
-        let picture = current.with_goals(goals);
-        let cosets = picture.exact_within(puzzle, upper, upper_count, lower_count)?;
-        Some((picture, cosets))
+        current.goals = goals.to_u64()?;
+        let cosets = current.exact_within(puzzle, upper, upper_count, lower_count)?;
+        Some((current, cosets))
     }
 
     /// Per set, the classes of positions whose home labels this picture merged (more
@@ -278,14 +289,8 @@ impl Target {
             out.state.sets[*k].ori[i] = home.ori[i];
             out.free[*k].ori[i] = false;
         }
-        out.goals = vec![out.state.clone()];
+        out.goals = 1;
         out
-    }
-
-    /// This picture with `goals` (its own state among them, listed from it) as its goal.
-    fn with_goals(mut self, goals: Vec<State>) -> Target {
-        self.goals = goals;
-        self
     }
 
     /// `state`, a position of the puzzle, as this target pictures it: labels merged,
@@ -317,11 +322,17 @@ impl Target {
         out
     }
 
-    /// Whether `state` looks solved to this target: its picture is a goal picture.
-    pub fn reached(&self, state: &State) -> bool {
-        // A check, not a search's goal test (the phase puzzle's `Goal` is that): a
-        // scan of at most `MAX_GOALS` pictures.
-        self.goals.contains(&self.picture(state))
+    /// Whether `state` looks solved to this target: its picture is a goal picture, one
+    /// of those `lower` (the subgroup's generators) reaches from the solved picture.
+    pub fn reached(&self, puzzle: &Puzzle, lower: &[MoveId], state: &State) -> bool {
+        let picture = self.picture(state);
+        match self.goals {
+            1 => picture == self.state,
+            // A check, not a search's goal test (the phase puzzle's `Goal` is that).
+            n => self
+                .list_pictures(puzzle, lower, n)
+                .is_some_and(|all| all.contains(&picture)),
+        }
     }
 
     /// The number of pictures the group `upper` generates reaches from this target's
@@ -412,7 +423,7 @@ impl Target {
         // The pictures never outnumber the index (the lower group keeps the picture), so
         // a small index is listed.
         let index = upper_count.div_rem(lower_count)?.0;
-        let goals = self.goals.len() as u64;
+        let goals = self.goals;
         let list = index
             .to_u64()
             .and_then(|i| i.checked_mul(goals))
@@ -474,9 +485,10 @@ mod tests {
             .unwrap();
         // 3^7 twists, 2^11 flips, 12 choose 4 places of the slice edges.
         assert_eq!(cosets.to_string(), "2217093120");
+        let lower = dr.generators(&p);
         let r2 = p.apply_sequence(&p.solved, &[p.move_by_name("R2").unwrap()]);
-        assert!(t.reached(&r2));
+        assert!(t.reached(&p, &lower, &r2));
         let r = p.apply_sequence(&p.solved, &[p.move_by_name("R").unwrap()]);
-        assert!(!t.reached(&r));
+        assert!(!t.reached(&p, &lower, &r));
     }
 }

@@ -87,7 +87,7 @@ pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
             .collect();
         let entries: u64 = plan.report.chosen.iter().map(|t| t.len).sum();
         // A refined picture's goal is every picture the lower group shows.
-        let goals = phase.goal.as_ref().map_or(1, |g| g.positions.len());
+        let goals = phase.goal_pictures();
         if args.json {
             let record = serde_json::json!({
                 "phase": i + 1,

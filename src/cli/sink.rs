@@ -131,7 +131,7 @@ impl<'p> Emitter<'p> {
         if let (Some((goal, start, ignore)), None) = (self.goal, &self.reached) {
             let end = self.puzzle.apply_sequence(start, seq);
             self.reached = goal
-                .reached_by(&end, ignore)
+                .reached_by(self.puzzle, &end, ignore)
                 .map(|i| goal.positions[i].name.clone());
         }
         match self.sort_by {
@@ -162,7 +162,9 @@ impl<'p> Emitter<'p> {
         let needed = match (&self.auf, self.goal) {
             (Some(auf), Some((goal, start, ignore))) => {
                 let end = puzzle.apply_sequence(start, seq);
-                let turn = goal.reached_by(&end, ignore).and_then(|i| auf.needed(i));
+                let turn = goal
+                    .reached_by(self.puzzle, &end, ignore)
+                    .and_then(|i| auf.needed(i));
                 Some(turn.unwrap_or_default().to_string())
             }
             _ => None,

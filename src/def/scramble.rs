@@ -412,9 +412,7 @@ fn add_goal(
         line: line.no,
         classes,
     });
-    settings.goal = Some(Arc::new(Goal {
-        positions: positions.clone(),
-    }));
+    settings.goal = Some(Arc::new(Goal::new(positions.clone())));
 }
 
 /// The position a `Goal` or `GoalAlg` block gives (any other item is the caller's).
@@ -484,7 +482,7 @@ pub(crate) fn build_goal(mut reader: Reader<'_>, puzzle: &Puzzle) -> Result<Goal
             ErrorKind::Empty("a goal: `Goal` or `GoalAlg` blocks"),
         ));
     }
-    Ok(Goal { positions })
+    Ok(Goal::new(positions))
 }
 
 /// Builds the scrambles from the commands of `reader`, checking each as it is read.

@@ -122,7 +122,7 @@ impl Auf {
                 });
             }
         }
-        Goal { positions }
+        Goal::new(positions)
     }
 
     /// Whether `seq` is a shorter solution followed by a turn of the move (perhaps with

@@ -10,7 +10,8 @@
 //!
 //! [`SolveSettings::goal`]: super::SolveSettings::goal
 
-use super::{IgnoreMask, Puzzle, State, Target};
+use super::closure::Closure;
+use super::{IgnoreMask, MoveId, Puzzle, State, Target};
 
 /// Per set and position, the class of a position of a goal, if it has one (see
 /// [`GoalPosition::classes`]).
@@ -44,6 +45,13 @@ impl GoalPosition {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Goal {
     pub positions: Vec<GoalPosition>,
+    /// Moves that keep a position in the goal: the goal holds every position they reach
+    /// from its positions as well (a subgroup's positions, as a chain's phase ends in;
+    /// see [`Closure`]). They map the positions each goal position leaves free among
+    /// themselves. Empty for goals read from files.
+    pub within: Vec<MoveId>,
+    /// The positions `within` reaches, listed on first use.
+    closure: Closure,
 }
 
 /// Whether position `i` of a set is ignored by `mask` (permutation or orientation).
@@ -72,6 +80,25 @@ pub fn union_masks(puzzle: &Puzzle, a: &[IgnoreMask], b: &[IgnoreMask]) -> Vec<I
 }
 
 impl Goal {
+    /// The goal of these positions.
+    pub fn new(positions: Vec<GoalPosition>) -> Goal {
+        Goal {
+            positions,
+            within: Vec::new(),
+            closure: Closure::default(),
+        }
+    }
+
+    /// The goal of these positions and every position the moves `within` reach from
+    /// them (see [`Goal::within`]).
+    pub fn closed(positions: Vec<GoalPosition>, within: Vec<MoveId>) -> Goal {
+        Goal {
+            positions,
+            within,
+            closure: Closure::default(),
+        }
+    }
+
     /// Whether some position of the goal has classes ([`GoalPosition::classes`]).
     pub fn has_classes(&self) -> bool {
         self.positions.iter().any(GoalPosition::has_classes)
@@ -100,23 +127,23 @@ impl Goal {
                 ori: vec![false; set.size],
             })
             .collect();
-        Goal {
-            positions: vec![GoalPosition {
-                name: name.to_string(),
-                target: Target {
-                    state: puzzle.solved.clone(),
-                    ignore,
-                },
-                line: 0,
-                classes: Vec::new(),
-            }],
-        }
+        Goal::new(vec![GoalPosition {
+            name: name.to_string(),
+            target: Target {
+                state: puzzle.solved.clone(),
+                ignore,
+            },
+            line: 0,
+            classes: Vec::new(),
+        }])
     }
 
     /// This goal with what `masks` marks left free at every position as well
     /// (`--ignore`).
     pub fn freeing(&self, puzzle: &Puzzle, masks: &[IgnoreMask]) -> Goal {
         Goal {
+            within: self.within.clone(),
+            closure: Closure::default(),
             positions: self
                 .positions
                 .iter()
@@ -149,11 +176,28 @@ impl Goal {
             })
     }
 
-    /// The first goal position `state` matches (see [`Goal::matches`]), if any.
-    pub fn reached_by(&self, state: &State, extra: &[IgnoreMask]) -> Option<usize> {
-        self.positions
+    /// The first goal position `state` matches (see [`Goal::matches`]), if any; for a
+    /// goal with moves [`Goal::within`], the goal position whose closure holds it.
+    pub fn reached_by(
+        &self,
+        puzzle: &Puzzle,
+        state: &State,
+        extra: &[IgnoreMask],
+    ) -> Option<usize> {
+        let direct = self
+            .positions
             .iter()
-            .position(|p| Goal::matches(&p.target, state, extra))
+            .position(|p| Goal::matches(&p.target, state, extra));
+        if direct.is_some() || self.within.is_empty() {
+            return direct;
+        }
+        let starts: Vec<(&State, Vec<IgnoreMask>)> = self
+            .positions
+            .iter()
+            .map(|p| (&p.target.state, p.target.ignore.clone()))
+            .collect();
+        self.closure
+            .holds(puzzle, &starts, &self.within, state, extra)
     }
 
     /// Bytes that identify the goal as a set of positions (names and order do not
@@ -168,12 +212,19 @@ impl Goal {
             out.extend_from_slice(&(e.len() as u64).to_le_bytes());
             out.extend_from_slice(&e);
         }
+        // The moves that close the goal make it another set of positions.
+        if !self.within.is_empty() {
+            out.extend_from_slice(b"within");
+            for m in &self.within {
+                out.extend_from_slice(&m.0.to_le_bytes());
+            }
+        }
         out
     }
 
     /// Hands each position's part of [`Goal::key_bytes`] to `f`, in one reused buffer:
-    /// what a cheaper key is hashed from (a chain's phase has up to 20,000 positions
-    /// and asks for its tables on every search).
+    /// what a cheaper key is hashed from (a goal may have thousands of positions, and
+    /// a chain's phase asks for its tables on every search).
     pub fn for_each_position_key(&self, mut f: impl FnMut(&[u8])) {
         let mut buffer = Vec::new();
         for p in &self.positions {
@@ -226,8 +277,8 @@ mod tests {
     }
 
     fn goal(targets: Vec<Target>) -> Goal {
-        Goal {
-            positions: targets
+        Goal::new(
+            targets
                 .into_iter()
                 .enumerate()
                 .map(|(i, target)| GoalPosition {
@@ -237,7 +288,7 @@ mod tests {
                     classes: Vec::new(),
                 })
                 .collect(),
-        }
+        )
     }
 
     #[test]
@@ -247,14 +298,44 @@ mod tests {
             target(&[2, 0, 1], Some(vec![false, true, false])),
         ]);
         let s = |p: &[u16]| target(p, None).state;
-        assert_eq!(g.reached_by(&s(&[0, 1, 2]), &[]), Some(0));
-        assert_eq!(g.reached_by(&s(&[2, 0, 1]), &[]), Some(1));
-        assert_eq!(g.reached_by(&s(&[2, 2, 1]), &[]), Some(1));
-        assert_eq!(g.reached_by(&s(&[1, 0, 2]), &[]), None);
+        let p = three();
+        assert_eq!(g.reached_by(&p, &s(&[0, 1, 2]), &[]), Some(0));
+        assert_eq!(g.reached_by(&p, &s(&[2, 0, 1]), &[]), Some(1));
+        assert_eq!(g.reached_by(&p, &s(&[2, 2, 1]), &[]), Some(1));
+        assert_eq!(g.reached_by(&p, &s(&[1, 0, 2]), &[]), None);
         // A scramble's own `?` frees more.
         let extra = target(&[0, 1, 2], Some(vec![true, false, false])).ignore;
-        assert_eq!(g.reached_by(&s(&[1, 0, 2]), &extra), None);
-        assert_eq!(g.reached_by(&s(&[1, 1, 2]), &extra), Some(0));
+        assert_eq!(g.reached_by(&p, &s(&[1, 0, 2]), &extra), None);
+        assert_eq!(g.reached_by(&p, &s(&[1, 1, 2]), &extra), Some(0));
+    }
+
+    /// Three pieces in a row, with one move that cycles them and one that swaps the
+    /// first two.
+    fn three() -> Puzzle {
+        let def =
+            "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nMove C\nA\n2 3 1\nEnd\nMove S\nA\n2 1 3\nEnd\n";
+        crate::def::parse_puzzle(def.as_bytes(), "three.def")
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn a_closed_goal_holds_what_its_moves_reach_and_nothing_else() {
+        let p = three();
+        let c = p.move_by_name("C").unwrap();
+        let open = goal(vec![target(&[0, 1, 2], None)]);
+        let closed = Goal::closed(open.positions.clone(), vec![c]);
+        let s = |x: &[u16]| target(x, None).state;
+        for x in [[0, 1, 2], [1, 2, 0], [2, 0, 1]] {
+            assert_eq!(closed.reached_by(&p, &s(&x), &[]), Some(0), "{x:?}");
+        }
+        assert_eq!(open.reached_by(&p, &s(&[1, 2, 0]), &[]), None);
+        // The odd arrangements are not products of the cycle.
+        for x in [[1, 0, 2], [0, 2, 1], [2, 1, 0]] {
+            assert_eq!(closed.reached_by(&p, &s(&x), &[]), None, "{x:?}");
+        }
+        // The moves are part of what the goal is.
+        assert_ne!(open.key_bytes(), closed.key_bytes());
     }
 
     #[test]

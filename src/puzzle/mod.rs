@@ -12,6 +12,7 @@
 
 mod auf;
 pub mod board;
+mod closure;
 mod goal;
 mod guard;
 mod keep;
@@ -25,6 +26,7 @@ mod target;
 mod turns;
 
 pub use auf::Auf;
+pub use closure::MAX_CLOSURE;
 pub use goal::{union_masks, Classes, Goal, GoalPosition};
 pub use guard::{Cond, Guard, Rule};
 pub use moves::{order, power_name, qtm_cost, MoveId};

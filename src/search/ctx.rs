@@ -63,6 +63,8 @@ pub(super) struct Ctx<'a> {
     /// Per goal position, the slots whose value must be among the allowed values for
     /// the node to be that position; a node is solved when it is any of them.
     pub(super) goal: Vec<Vec<(usize, Allowed)>>,
+    /// For a goal closed under moves, the exact check of a node that passes `goal`.
+    pub(super) closed: Option<super::closed::Closed<'a>>,
     /// Per block: (slot, set) of each of its pieces.
     pub(super) blocks: Vec<Vec<(usize, usize)>>,
     pub(super) touched: Vec<Vec<u128>>,
@@ -127,7 +129,8 @@ pub(super) fn undoing_moves(puzzle: &Puzzle, metric: crate::puzzle::Metric) -> V
 #[derive(Clone, Debug)]
 pub(super) enum Allowed {
     Few(Vec<u32>),
-    Bits(BitVec<u64, Lsb0>),
+    /// Shared: a closed goal's values are kept between searches.
+    Bits(std::sync::Arc<BitVec<u64, Lsb0>>),
 }
 
 impl Allowed {
@@ -145,7 +148,7 @@ impl Allowed {
                 for v in few.into_iter().chain(values) {
                     bits.set(v as usize, true);
                 }
-                return Allowed::Bits(bits);
+                return Allowed::Bits(std::sync::Arc::new(bits));
             }
         }
         few.sort_unstable();

@@ -208,7 +208,7 @@ pub(super) fn replay(
     }
     let solved = match settings.goal.as_deref() {
         None => puzzle.is_solved(&state, ignore),
-        Some(goal) => goal.reached_by(&state, ignore).is_some(),
+        Some(goal) => goal.reached_by(puzzle, &state, ignore).is_some(),
     };
     if cost != bound || state != puzzle.apply_sequence(start, seq) || !solved {
         return Err(fail());

@@ -152,7 +152,7 @@ fn breadth_first(
     };
     let solved = |s: &State| match settings.goal.as_deref() {
         None => puzzle.is_solved(s, ignore),
-        Some(goal) => goal.reached_by(s, ignore).is_some(),
+        Some(goal) => goal.reached_by(puzzle, s, ignore).is_some(),
     };
     let first = packer.key(start);
     let mut seen: HashSet<u128> = HashSet::from([first]);

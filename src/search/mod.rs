@@ -23,6 +23,7 @@
 
 pub mod canon;
 mod checks;
+mod closed;
 mod ctx;
 mod deepen;
 mod guarded;
@@ -234,6 +235,8 @@ pub struct Solver<'p> {
     table_time: std::time::Duration,
     /// Time spent deepening, over every search so far.
     search_time: std::time::Duration,
+    /// The goal components' values under a closed goal's moves ([`closed`]).
+    closures: closed::Closures,
 }
 
 impl<'p> Solver<'p> {
@@ -251,6 +254,7 @@ impl<'p> Solver<'p> {
             trials: trial::Trials::default(),
             table_time: std::time::Duration::ZERO,
             search_time: std::time::Duration::ZERO,
+            closures: closed::Closures::default(),
         }
     }
 
@@ -435,7 +439,7 @@ impl<'p> Solver<'p> {
         // scramble file's goal with its own `?` marks and the scramble's.
         let goal = settings.goal.as_deref();
         // A goal position's own masks are borrowed where the scramble frees nothing
-        // (a chain's phase has up to 20,000 goal positions, searched over and over).
+        // (a goal file may have thousands of positions).
         let frees = ignore.iter().any(IgnoreMask::any);
         let targets: Vec<(&State, Cow<[IgnoreMask]>)> = match goal {
             None => vec![(&puzzle.solved, Cow::Borrowed(ignore))],
@@ -672,6 +676,11 @@ impl<'p> Solver<'p> {
                 blocks.push(pieces);
             }
             // Per goal position, the values each goal component may take there.
+            // A closed goal's components take every value its moves reach.
+            let closing = goal
+                .filter(|g| !g.within.is_empty())
+                .and_then(|g| Some((tables.goal_id(Some(g))?, &g.within[..])));
+            let closures = &mut self.closures;
             let goal_bits: Vec<Vec<(usize, ctx::Allowed)>> = targets
                 .iter()
                 .map(|(state, masks)| {
@@ -681,7 +690,13 @@ impl<'p> Solver<'p> {
                         .map(|(&id, &s)| {
                             let c = tables.comp(id);
                             let values = c.goal_values_at(state, masks.get(c.spec.set));
-                            (s, ctx::Allowed::new(c.count as usize, values))
+                            let allowed = match closing {
+                                Some((g, within)) => {
+                                    closures.allowed(g, id, c, puzzle.moves.len(), values, within)
+                                }
+                                None => ctx::Allowed::new(c.count as usize, values),
+                            };
+                            (s, allowed)
                         })
                         .collect()
                 })
@@ -795,6 +810,13 @@ impl<'p> Solver<'p> {
                     .collect(),
                 reduced,
                 goal: goal_bits,
+                closed: goal
+                    .filter(|g| !g.within.is_empty())
+                    .map(|goal| closed::Closed {
+                        puzzle,
+                        goal,
+                        ignore,
+                    }),
                 blocks,
                 // Only blocks read these masks, and only with blocks are base moves capped at
                 // 128 (a sliding puzzle has hundreds).

@@ -70,8 +70,8 @@ pub struct Tables {
     /// Plan the reduced table at two bits per entry even where four fit (for tests).
     two_bits: bool,
     /// The last goal asked about, with its fingerprint: a chain's phase asks for its
-    /// tables with the same goal of up to 20,000 positions on every search, and
-    /// comparing the goal costs less than hashing it again.
+    /// tables with the same goal on every search, and comparing the goal costs less
+    /// than hashing it again.
     last_goal: Mutex<Option<(Goal, u64)>>,
 }
 
@@ -82,7 +82,7 @@ type PruneKey = (Metric, Option<u64>, Option<u64>);
 impl Tables {
     /// What identifies a goal among the pruning tables: a hash of its positions
     /// ([`goal_fingerprint`]), remembered for the last goal.
-    fn goal_id(&self, goal: Option<&Goal>) -> Option<u64> {
+    pub fn goal_id(&self, goal: Option<&Goal>) -> Option<u64> {
         let goal = goal?;
         let mut last = self.last_goal.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((known, id)) = last.as_ref() {
@@ -103,7 +103,9 @@ fn goal_fingerprint(goal: &Goal) -> u64 {
     goal.for_each_position_key(|b| each.push(file::content_hash(b)));
     each.sort_unstable();
     each.dedup();
-    let words: Vec<u8> = each.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut words: Vec<u8> = each.iter().flat_map(|w| w.to_le_bytes()).collect();
+    // The moves that close the goal make it another set of positions.
+    words.extend(goal.within.iter().flat_map(|m| m.0.to_le_bytes()));
     file::content_hash(&words)
 }
 
@@ -550,8 +552,12 @@ impl Tables {
                         })
                         .collect(),
                 };
+                let sources = prune::Sources {
+                    goals: &goals,
+                    within: goal.map_or(&[][..], |g| &g.within[..]),
+                };
                 let t =
-                    PruneTable::build(puzzle, &comps, &goals, metric, allow_bytes, what, progress);
+                    PruneTable::build(puzzle, &comps, sources, metric, allow_bytes, what, progress);
                 let prefix = prune_prefix(&t);
                 (t, prefix)
             },

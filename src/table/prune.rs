@@ -13,7 +13,7 @@
 
 use super::comp::Component;
 use crate::progress::Progress;
-use crate::puzzle::{Metric, Puzzle};
+use crate::puzzle::{Metric, MoveId, Puzzle};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -298,22 +298,21 @@ impl PruneTable {
     }
 
     /// Builds a table over the product of `comps` (move tables built) by breadth-first
-    /// search from every tuple of goal values of every goal position at once
-    /// (`goals[p][j]` lists component `j`'s values in goal position `p`), so an entry
-    /// holds the distance to the nearest goal position, which keeps it admissible. With `Metric::Qtm` a move costs its quarter-turn cost. `allow_bytes`
-    /// keeps one byte per entry when some depth exceeds 14 (otherwise such depths are
-    /// stored as 14).
+    /// search from every source at once ([`Sources`]), so an entry holds the distance
+    /// to the nearest goal position, which keeps it admissible. With `Metric::Qtm` a
+    /// move costs its quarter-turn cost. `allow_bytes` keeps one byte per entry when
+    /// some depth exceeds 14 (otherwise such depths are stored as 14).
     pub fn build(
         puzzle: &Puzzle,
         comps: &[&Component],
-        goals: &[Vec<Vec<u32>>],
+        sources: Sources,
         metric: Metric,
         allow_bytes: bool,
         what: &str,
         progress: &dyn Progress,
     ) -> PruneTable {
         let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
-        let entries = bfs(puzzle, comps, goals, metric, what, progress);
+        let entries = bfs(puzzle, comps, sources, metric, what, progress);
         let max_depth = entries
             .iter()
             .copied()
@@ -370,6 +369,63 @@ pub fn move_costs(puzzle: &Puzzle, metric: Metric) -> Vec<u32> {
         .collect()
 }
 
+/// Where a table's breadth-first search starts, all at depth 0: every tuple of goal
+/// values of every goal position (`goals[p][j]` lists component `j`'s values in goal
+/// position `p`) and, for a goal that holds a subgroup's positions
+/// ([`crate::puzzle::Goal::within`]), every entry the moves `within` reach from them:
+/// the projection of the subgroup's positions.
+#[derive(Clone, Copy)]
+pub struct Sources<'g> {
+    pub goals: &'g [Vec<Vec<u32>>],
+    pub within: &'g [MoveId],
+}
+
+impl<'g> Sources<'g> {
+    /// The tuples of `goals` alone.
+    pub fn goals(goals: &'g [Vec<Vec<u32>>]) -> Sources<'g> {
+        Sources { goals, within: &[] }
+    }
+}
+
+/// Sets to 0 every entry that the moves `within` reach from an entry at 0 (one of the
+/// goal tuples), and returns how many it set: the sources of a goal that holds every
+/// position a subgroup reaches. The subgroup is finite, so its moves' inverses are
+/// products of them and forward steps alone reach all of it.
+fn flood(
+    table: &[AtomicU8],
+    comps: &[&Component],
+    strides: &[u64],
+    within: &[MoveId],
+    nm: usize,
+) -> u64 {
+    if within.is_empty() {
+        return 0;
+    }
+    let mut queue: Vec<u64> = (0..table.len() as u64)
+        .filter(|&i| table[i as usize].load(Relaxed) == 0)
+        .collect();
+    let mut added = 0;
+    let mut values = vec![0u32; comps.len()];
+    while let Some(idx) = queue.pop() {
+        for (c, (v, &s)) in comps.iter().zip(values.iter_mut().zip(strides)) {
+            *v = ((idx / s) % c.count as u64) as u32;
+        }
+        for &m in within {
+            let child: u64 = comps
+                .iter()
+                .zip(&values)
+                .zip(strides)
+                .map(|((c, &v), &s)| c.table[v as usize * nm + m.index()] as u64 * s)
+                .sum();
+            if table[child as usize].swap(0, Relaxed) != 0 {
+                added += 1;
+                queue.push(child);
+            }
+        }
+    }
+    added
+}
+
 /// Breadth-first search over the product of `comps`, one byte per entry.
 ///
 /// Layer `d` is expanded either forwards (every entry at `d` sets its successors to
@@ -381,14 +437,16 @@ pub fn move_costs(puzzle: &Puzzle, metric: Metric) -> Vec<u32> {
 /// layer `d` is expanded. A weight of 0 makes a move free: its successors join layer
 /// `d` itself, so the layer is expanded again until it stops growing (Dial's buckets
 /// with a zero-cost closure per bucket).
+///
 fn bfs(
     puzzle: &Puzzle,
     comps: &[&Component],
-    goals: &[Vec<Vec<u32>>],
+    sources: Sources,
     metric: Metric,
     what: &str,
     progress: &dyn Progress,
 ) -> Vec<u8> {
+    let Sources { goals, within } = sources;
     let nm = puzzle.moves.len();
     let costs = move_costs(puzzle, metric);
     let sizes: Vec<u64> = comps.iter().map(|c| c.count as u64).collect();
@@ -459,6 +517,7 @@ fn bfs(
             true
         });
     }
+    visited += flood(&table, comps, &strides, within, nm);
     progress.start(what, Some(len));
     progress.inc(visited);
     let max_assigned = AtomicU64::new(0);
@@ -691,7 +750,15 @@ mod tests {
         perm.build_table(&p);
         ori.build_table(&p);
         let goals = vec![vec![perm.goal_values(&p, None), ori.goal_values(&p, None)]];
-        PruneTable::build(&p, &[&perm, &ori], &goals, metric, false, "test", &Silent)
+        PruneTable::build(
+            &p,
+            &[&perm, &ori],
+            Sources::goals(&goals),
+            metric,
+            false,
+            "test",
+            &Silent,
+        )
     }
 
     /// The whole 2x2x2 in one table is God's algorithm: the counts per depth are

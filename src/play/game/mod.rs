@@ -120,9 +120,7 @@ impl<'p> Session<'p> {
                         Arc::make_mut(g).positions.push(p.clone());
                     }
                 } else if !patterns.iter().any(|(n, _)| *n == p.name) {
-                    let one = Goal {
-                        positions: vec![p.clone()],
-                    };
+                    let one = Goal::new(vec![p.clone()]);
                     patterns.push((p.name.clone(), Some(Arc::new(one))));
                 }
             }

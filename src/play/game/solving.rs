@@ -20,7 +20,7 @@ impl Session<'_> {
     pub(super) fn at_goal(&self) -> bool {
         self.impossible.is_none()
             && match &self.settings.goal {
-                Some(g) => g.reached_by(&self.state, &[]).is_some(),
+                Some(g) => g.reached_by(self.puzzle, &self.state, &[]).is_some(),
                 None => self.puzzle.is_solved(&self.state, &[]),
             }
     }

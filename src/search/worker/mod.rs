@@ -208,11 +208,15 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
 
     fn is_goal(&self, level: usize) -> bool {
         let vals = self.row(level);
-        self.ctx.goal.iter().any(|position| {
+        let seen = self.ctx.goal.iter().any(|position| {
             position
                 .iter()
                 .all(|(slot, allowed)| allowed.contains(vals[*slot]))
-        })
+        });
+        match &self.ctx.closed {
+            Some(closed) if seen => closed.holds(self.ctx.start_state, &self.path.moves),
+            _ => seen,
+        }
     }
 
     /// The base moves that split no block in the node at `level`.

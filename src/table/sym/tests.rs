@@ -13,7 +13,7 @@ use crate::puzzle::Metric;
 use crate::symmetry::SymmetryGroup;
 use crate::table::comp::{CompSpec, Component};
 use crate::table::plan::{ori_spec, perm_specs};
-use crate::table::prune::PruneTable;
+use crate::table::prune::{PruneTable, Sources};
 
 fn shipped(name: &str) -> Puzzle {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -153,7 +153,15 @@ fn compare_at_width(
     let t = SymTable::build(
         p, classes, &ar, &br, conj, &goals, metric, width, "t", &Silent,
     );
-    let full = PruneTable::build(p, &all, &[goals], metric, true, "t", &Silent);
+    let full = PruneTable::build(
+        p,
+        &all,
+        Sources::goals(&[goals]),
+        metric,
+        true,
+        "t",
+        &Silent,
+    );
     assert!(t.table.len < full.len);
     let ka = a.len();
     let mut vals = vec![0u32; all.len()];

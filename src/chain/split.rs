@@ -12,7 +12,6 @@
 //! solves, and no table of one orbit sees it.
 
 use super::parity::is_parity;
-use super::target::orbits;
 use crate::puzzle::{IgnoreMask, MoveId, Puzzle, SetDef, SetState, State, Transform};
 
 /// One part: the set it comes from, its positions in order, and whether its
@@ -168,6 +167,37 @@ impl Split {
     pub fn position(&self, state: &State) -> State {
         picture(&self.parts, state)
     }
+}
+
+/// Per set, the orbit each position is in under `moves` (an id per orbit, its smallest
+/// position).
+pub fn orbits(puzzle: &Puzzle, moves: &[MoveId]) -> Vec<Vec<usize>> {
+    puzzle
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(k, set)| {
+            let mut parent: Vec<usize> = (0..set.size).collect();
+            for &m in moves {
+                let perm = &puzzle.mv(m).effect.sets[k].perm;
+                for (i, &p) in perm.iter().enumerate() {
+                    let (a, b) = (find(&mut parent, i), find(&mut parent, p as usize));
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
+            (0..set.size).map(|i| find(&mut parent, i)).collect()
+        })
+        .collect()
+}
+
+/// The representative of `i`'s class in the union-find forest `parent`, halving the
+/// path on the way.
+pub(super) fn find(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
 }
 
 /// Per set, its parts as positions in order, each with whether it joins two orbits:

@@ -24,7 +24,7 @@
 //! the upper group's positions times the goal pictures.
 
 use super::parity::is_parity;
-use super::split::Split;
+use super::split::{find, orbits, Split};
 use crate::group::{BigUint, Count, Group};
 use std::collections::HashSet;
 
@@ -68,35 +68,6 @@ pub struct Target {
     /// How many pictures the subgroup's positions show: 1 (`state`) unless
     /// [`Target::exact`] refined the picture.
     pub goals: u64,
-}
-
-/// Per set, the orbit each position is in under `moves` (an id per orbit, its smallest
-/// position).
-pub fn orbits(puzzle: &Puzzle, moves: &[MoveId]) -> Vec<Vec<usize>> {
-    puzzle
-        .sets
-        .iter()
-        .enumerate()
-        .map(|(k, set)| {
-            let mut parent: Vec<usize> = (0..set.size).collect();
-            for &m in moves {
-                let perm = &puzzle.mv(m).effect.sets[k].perm;
-                for (i, &p) in perm.iter().enumerate() {
-                    let (a, b) = (find(&mut parent, i), find(&mut parent, p as usize));
-                    parent[a.max(b)] = a.min(b);
-                }
-            }
-            (0..set.size).map(|i| find(&mut parent, i)).collect()
-        })
-        .collect()
-}
-
-fn find(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
 }
 
 impl Target {

@@ -5,12 +5,12 @@
 //! can be read separately.
 
 use super::canon::Canon;
+use super::goal_test::{Allowed, Closed};
 use super::guarded::Guards;
 use super::{inverse, probe, reduced};
 use crate::progress::Progress;
 use crate::puzzle::{IgnoreMask, Puzzle, State};
 use crate::table::prune::PruneTable;
-use bitvec::prelude::*;
 
 /// Which base moves touch each position, per set, as bit masks over base moves.
 pub(super) fn touched_by(puzzle: &Puzzle) -> Vec<Vec<u128>> {
@@ -64,7 +64,7 @@ pub(super) struct Ctx<'a> {
     /// the node to be that position; a node is solved when it is any of them.
     pub(super) goal: Vec<Vec<(usize, Allowed)>>,
     /// For a goal closed under moves, the exact check of a node that passes `goal`.
-    pub(super) closed: Option<super::closed::Closed<'a>>,
+    pub(super) closed: Option<Closed<'a>>,
     /// Per block: (slot, set) of each of its pieces.
     pub(super) blocks: Vec<Vec<(usize, usize)>>,
     pub(super) touched: Vec<Vec<u128>>,
@@ -120,50 +120,6 @@ pub(super) fn undoing_moves(puzzle: &Puzzle, metric: crate::puzzle::Metric) -> V
                 .collect()
         })
         .collect()
-}
-
-/// The values a goal component may take at a goal position: a short sorted list where
-/// the position fixes (nearly) everything the component sees, else a bit per value. A
-/// goal of many positions (a phase of a chain) would otherwise zero a bit set of the
-/// component's size per position on every search.
-#[derive(Clone, Debug)]
-pub(super) enum Allowed {
-    Few(Vec<u32>),
-    /// Shared: a closed goal's values are kept between searches.
-    Bits(std::sync::Arc<BitVec<u64, Lsb0>>),
-}
-
-impl Allowed {
-    /// At most this many values are listed rather than marked.
-    const FEW: usize = 8;
-
-    /// The values `values` of a component of `count` values.
-    pub(super) fn new(count: usize, values: impl IntoIterator<Item = u32>) -> Allowed {
-        let mut few: Vec<u32> = Vec::new();
-        let mut values = values.into_iter();
-        for v in values.by_ref() {
-            few.push(v);
-            if few.len() > Self::FEW {
-                let mut bits = bitvec![u64, Lsb0; 0; count];
-                for v in few.into_iter().chain(values) {
-                    bits.set(v as usize, true);
-                }
-                return Allowed::Bits(std::sync::Arc::new(bits));
-            }
-        }
-        few.sort_unstable();
-        few.dedup();
-        Allowed::Few(few)
-    }
-
-    /// Whether `v` is allowed.
-    #[inline]
-    pub(super) fn contains(&self, v: u32) -> bool {
-        match self {
-            Allowed::Few(few) => few.contains(&v),
-            Allowed::Bits(bits) => bits[v as usize],
-        }
-    }
 }
 
 /// The scramble's ignore masks with the goal's free positions (`?` in `Solved`) added.

@@ -23,9 +23,9 @@
 
 pub mod canon;
 mod checks;
-mod closed;
 mod ctx;
 mod deepen;
+mod goal_test;
 mod guarded;
 mod inverse;
 pub mod limits;
@@ -235,8 +235,8 @@ pub struct Solver<'p> {
     table_time: std::time::Duration,
     /// Time spent deepening, over every search so far.
     search_time: std::time::Duration,
-    /// The goal components' values under a closed goal's moves ([`closed`]).
-    closures: closed::Closures,
+    /// The goal components' values under a closed goal's moves ([`goal_test`]).
+    closures: goal_test::Closures,
 }
 
 impl<'p> Solver<'p> {
@@ -254,7 +254,7 @@ impl<'p> Solver<'p> {
             trials: trial::Trials::default(),
             table_time: std::time::Duration::ZERO,
             search_time: std::time::Duration::ZERO,
-            closures: closed::Closures::default(),
+            closures: goal_test::Closures::default(),
         }
     }
 
@@ -681,7 +681,7 @@ impl<'p> Solver<'p> {
                 .filter(|g| !g.within.is_empty())
                 .and_then(|g| Some((tables.goal_id(Some(g))?, &g.within[..])));
             let closures = &mut self.closures;
-            let goal_bits: Vec<Vec<(usize, ctx::Allowed)>> = targets
+            let goal_bits: Vec<Vec<(usize, goal_test::Allowed)>> = targets
                 .iter()
                 .map(|(state, masks)| {
                     goal_ids
@@ -694,7 +694,7 @@ impl<'p> Solver<'p> {
                                 Some((g, within)) => {
                                     closures.allowed(g, id, c, puzzle.moves.len(), values, within)
                                 }
-                                None => ctx::Allowed::new(c.count as usize, values),
+                                None => goal_test::Allowed::new(c.count as usize, values),
                             };
                             (s, allowed)
                         })
@@ -812,7 +812,7 @@ impl<'p> Solver<'p> {
                 goal: goal_bits,
                 closed: goal
                     .filter(|g| !g.within.is_empty())
-                    .map(|goal| closed::Closed {
+                    .map(|goal| goal_test::Closed {
                         puzzle,
                         goal,
                         ignore,

@@ -1,8 +1,10 @@
-//! The goal test for a goal closed under a subgroup's moves
-//! ([`crate::puzzle::Goal::within`]): a chain's phase whose goal is every picture of the
-//! lower group, up to millions of positions given as one position and the moves.
+//! The goal test: the values each goal component may take at a goal position
+//! ([`Allowed`]), and for a goal closed under a subgroup's moves
+//! ([`crate::puzzle::Goal::within`]: a chain's phase whose goal is every picture of the
+//! lower group, up to millions of positions given as one position and the moves) the
+//! closed values and the exact check.
 //!
-//! Each component of the goal test sees the values the moves reach from the goal
+//! For a closed goal, each component of the goal test sees the values the moves reach from the goal
 //! position's own values ([`Closures::allowed`]: a search in the component's move
 //! table, once per goal and component, kept by the solver). That is necessary, not
 //! sufficient: the components' values must also fit together. A node that passes
@@ -10,11 +12,55 @@
 //! ([`Closed::holds`]), which is exact; nodes get there rarely, since the pruning tables
 //! start from the same closures and a node at the end of the path has passed them all.
 
-use super::ctx::Allowed;
 use crate::puzzle::{Goal, IgnoreMask, MoveId, Puzzle, State};
 use crate::table::comp::Component;
 use crate::table::CompId;
+use bitvec::prelude::*;
 use std::collections::HashMap;
+
+/// The values a goal component may take at a goal position: a short sorted list where
+/// the position fixes (nearly) everything the component sees, else a bit per value. A
+/// goal of many positions (a goal file's) would otherwise zero a bit set of the
+/// component's size per position on every search.
+#[derive(Clone, Debug)]
+pub(super) enum Allowed {
+    Few(Vec<u32>),
+    /// Shared: a closed goal's values are kept between searches.
+    Bits(std::sync::Arc<BitVec<u64, Lsb0>>),
+}
+
+impl Allowed {
+    /// At most this many values are listed rather than marked.
+    const FEW: usize = 8;
+
+    /// The values `values` of a component of `count` values.
+    pub(super) fn new(count: usize, values: impl IntoIterator<Item = u32>) -> Allowed {
+        let mut few: Vec<u32> = Vec::new();
+        let mut values = values.into_iter();
+        for v in values.by_ref() {
+            few.push(v);
+            if few.len() > Self::FEW {
+                let mut bits = bitvec![u64, Lsb0; 0; count];
+                for v in few.into_iter().chain(values) {
+                    bits.set(v as usize, true);
+                }
+                return Allowed::Bits(std::sync::Arc::new(bits));
+            }
+        }
+        few.sort_unstable();
+        few.dedup();
+        Allowed::Few(few)
+    }
+
+    /// Whether `v` is allowed.
+    #[inline]
+    pub(super) fn contains(&self, v: u32) -> bool {
+        match self {
+            Allowed::Few(few) => few.contains(&v),
+            Allowed::Bits(bits) => bits[v as usize],
+        }
+    }
+}
 
 /// The closed values of goal components, kept between searches of one solver: a
 /// chain's phase is searched hundreds of times per position with the same goal.
@@ -50,7 +96,7 @@ impl Closures {
 /// Every value the moves `within` reach from `from` in `comp`'s move table (`nm`
 /// moves per value), `from` included.
 fn reach(comp: &Component, nm: usize, from: &[u32], within: &[MoveId]) -> Vec<u32> {
-    let mut seen = bitvec::bitvec![0; comp.count as usize];
+    let mut seen = bitvec![0; comp.count as usize];
     let mut out: Vec<u32> = Vec::new();
     for &v in from {
         if !seen.replace(v as usize, true) {

@@ -99,6 +99,11 @@ impl Goal {
         }
     }
 
+    /// Whether the goal holds what moves reach from its positions ([`Goal::within`]).
+    pub fn is_closed(&self) -> bool {
+        !self.within.is_empty()
+    }
+
     /// Whether some position of the goal has classes ([`GoalPosition::classes`]).
     pub fn has_classes(&self) -> bool {
         self.positions.iter().any(GoalPosition::has_classes)
@@ -188,7 +193,7 @@ impl Goal {
             .positions
             .iter()
             .position(|p| Goal::matches(&p.target, state, extra));
-        if direct.is_some() || self.within.is_empty() {
+        if direct.is_some() || !self.is_closed() {
             return direct;
         }
         let starts: Vec<(&State, Vec<IgnoreMask>)> = self
@@ -213,7 +218,7 @@ impl Goal {
             out.extend_from_slice(&e);
         }
         // The moves that close the goal make it another set of positions.
-        if !self.within.is_empty() {
+        if self.is_closed() {
             out.extend_from_slice(b"within");
             for m in &self.within {
                 out.extend_from_slice(&m.0.to_le_bytes());

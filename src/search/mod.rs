@@ -677,9 +677,8 @@ impl<'p> Solver<'p> {
             }
             // Per goal position, the values each goal component may take there.
             // A closed goal's components take every value its moves reach.
-            let closing = goal
-                .filter(|g| !g.within.is_empty())
-                .and_then(|g| Some((tables.goal_id(Some(g))?, &g.within[..])));
+            let closed = goal.filter(|g| g.is_closed());
+            let closing = closed.and_then(|g| Some((tables.goal_id(Some(g))?, &g.within[..])));
             let closures = &mut self.closures;
             let goal_bits: Vec<Vec<(usize, goal_test::Allowed)>> = targets
                 .iter()
@@ -810,13 +809,11 @@ impl<'p> Solver<'p> {
                     .collect(),
                 reduced,
                 goal: goal_bits,
-                closed: goal
-                    .filter(|g| !g.within.is_empty())
-                    .map(|goal| goal_test::Closed {
-                        puzzle,
-                        goal,
-                        ignore,
-                    }),
+                closed: closed.map(|goal| goal_test::Closed {
+                    puzzle,
+                    goal,
+                    ignore,
+                }),
                 blocks,
                 // Only blocks read these masks, and only with blocks are base moves capped at
                 // 128 (a sliding puzzle has hundreds).

@@ -402,9 +402,11 @@ fn solve_phase(
         goal: phase.goal.clone(),
         ..SolveSettings::default()
     };
+    // Every core: a later phase's one search may be most of the answer's time (the
+    // 4x4x4's pairing), where the first phase's many short searches keep a thread each.
     let options = SolveOptions {
         count: Some(1),
-        threads: Some(1),
+        threads: None,
         ..SolveOptions::default()
     };
     let mut found: Option<Vec<MoveId>> = None;

@@ -61,7 +61,7 @@ impl Plan {
 /// the chosen one marked, then the chosen tables one per line.
 pub fn plan_lines(puzzle: &Puzzle, report: &PlanReport, budget: u64) -> Vec<String> {
     let mut out = vec![format!(
-        "Tables for {} under --memory {}: {} plan(s) weighed (score: sum over tables of log2(entries) - 1; higher prunes more)",
+        "Tables for {} under --memory {}: {} plan(s) weighed (score: log2(entries) - 1 of the largest table, plus half of the next, a quarter of the third...; higher prunes more)",
         puzzle.name.as_deref().unwrap_or("this puzzle"),
         human(budget),
         report.candidates.len()

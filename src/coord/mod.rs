@@ -8,10 +8,12 @@
 //! vectors, so rank 0 is the sorted arrangement.
 
 mod kperm;
+mod orbits;
 #[cfg(test)]
 mod tests;
 
 pub use kperm::KPerm;
+pub use orbits::{Arrangement, OrbitPerm};
 
 /// Ranks the arrangements of a fixed multiset of labels. With all labels distinct this
 /// is the Lehmer code of a permutation.
@@ -125,6 +127,21 @@ impl PermCoord {
             (Some(l), None) => Some(l as u16),
             _ => None,
         }
+    }
+
+    /// Whether `perm` holds exactly this coordinate's multiset of labels.
+    pub fn holds(&self, perm: &[u16]) -> bool {
+        if perm.len() != self.len {
+            return false;
+        }
+        let mut counts = self.counts.clone();
+        for &l in perm {
+            match counts.get_mut(l as usize) {
+                Some(c) if *c > 0 => *c -= 1,
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// Whether every label is distinct (a plain permutation).

@@ -59,6 +59,9 @@ impl Puzzle {
             aliases,
             guards,
             searched: Vec::new(),
+            orbits: (0..self.sets.len())
+                .map(|s| self.position_orbits(s))
+                .collect(),
             ..self.clone()
         }
     }

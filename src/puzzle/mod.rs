@@ -20,6 +20,7 @@ pub mod limits;
 pub mod modulo;
 pub(crate) mod moves;
 pub(crate) mod names;
+mod orbits;
 mod relabel;
 pub mod stickers;
 mod target;
@@ -254,6 +255,12 @@ pub struct Puzzle {
     /// `MoveLimits` block that names it lets a search use it (see
     /// [`Puzzle::default_limits`]).
     pub searched: Vec<bool>,
+    /// Per set, the orbits of positions this puzzle ranks in, where they are not those
+    /// of its own moves (empty otherwise): a puzzle narrowed to fewer moves
+    /// ([`Puzzle::keeping`]) keeps the whole puzzle's, since it is asked to solve
+    /// positions its own moves do not reach from its solved state (a start and a goal
+    /// elsewhere in one coset). See [`Puzzle::position_orbits`].
+    pub orbits: Vec<Vec<Vec<usize>>>,
 }
 
 impl Puzzle {
@@ -325,6 +332,7 @@ impl Puzzle {
             known_mod: Vec::new(),
             rules: Vec::new(),
             searched: Vec::new(),
+            orbits: Vec::new(),
         }
     }
 

@@ -481,6 +481,10 @@ impl<'p> Solver<'p> {
             }
             targets.retain(|(g, _)| sum_of(g) == sum);
         }
+        // A goal position with a piece in another orbit than the start's: no move
+        // brings it there (and a set whose pieces cannot move has no component whose
+        // goal test would say so).
+        targets.retain(|(g, masks)| puzzle.keeps_orbits(start, g, masks));
         if targets.is_empty() {
             return Ok(unreachable);
         }

@@ -33,8 +33,9 @@ const CACHE_MOVE_TABLES_FROM: u64 = 1 << 16;
 
 /// Bumped whenever the contents a given set of parameters produces change (a new
 /// coordinate layout, a fixed table builder), so that files built by an older ksolve
-/// are rebuilt rather than trusted. Part of every table's key.
-pub(crate) const CONTENTS_VERSION: u8 = 2;
+/// are rebuilt rather than trusted. Part of every table's key. Version 3 ranks a set
+/// whose positions fall into several orbits orbit by orbit (`coord::Arrangement`).
+pub(crate) const CONTENTS_VERSION: u8 = 3;
 
 /// Index of a component in a [`Tables`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -137,22 +137,42 @@ pub fn split_groups(
     limit: u64,
 ) -> Option<Vec<SplitGroup>> {
     let solved = &puzzle.solved.sets[set].perm;
-    let n = solved.len();
     let mut counts: std::collections::BTreeMap<u16, u64> = Default::default();
     for &l in solved {
         *counts.entry(relabel[l as usize]).or_insert(0) += 1;
     }
-    // Values of a part tracking labels with these piece counts (the rest wildcard).
-    let size = |group: &[u64]| {
-        let tracked: u64 = group.iter().sum();
-        let mut c = group.to_vec();
-        c.push(n as u64 - tracked);
-        multinomial(&c).and_then(|t| t.checked_mul(ori_n.checked_pow(tracked as u32)?))
+    // Per orbit of positions (which no piece leaves, and which a component ranks on
+    // its own: `coord::Arrangement`), its size and how many of its pieces carry each
+    // label.
+    let orbits: Vec<(u64, std::collections::BTreeMap<u16, u64>)> = puzzle
+        .position_orbits(set)
+        .into_iter()
+        .map(|orbit| {
+            let mut held: std::collections::BTreeMap<u16, u64> = Default::default();
+            for &i in &orbit {
+                *held.entry(relabel[solved[i] as usize]).or_insert(0) += 1;
+            }
+            (orbit.len() as u64, held)
+        })
+        .collect();
+    // Values of a part tracking these labels (the rest wildcard): per orbit, the
+    // arrangements of the tracked pieces it holds among its positions.
+    let size = |group: &[u16]| {
+        let mut total = 1u64;
+        let mut tracked = 0u64;
+        for (len, held) in &orbits {
+            let mut c: Vec<u64> = group.iter().filter_map(|l| held.get(l).copied()).collect();
+            let here: u64 = c.iter().sum();
+            tracked += here;
+            c.push(len - here);
+            total = total.checked_mul(multinomial(&c)?)?;
+        }
+        total.checked_mul(ori_n.checked_pow(tracked as u32)?)
     };
-    let kept: Vec<u64> = counts
-        .iter()
-        .filter(|(&l, _)| Some(l) != wildcard)
-        .map(|(_, &c)| c)
+    let kept: Vec<u16> = counts
+        .keys()
+        .copied()
+        .filter(|&l| Some(l) != wildcard)
         .collect();
     if size(&kept).is_some_and(|t| t <= limit) {
         return None;
@@ -168,11 +188,10 @@ pub fn split_groups(
     let mut start = 0;
     while start < labels.len() {
         let mut end = start + 1;
-        let mut values = size(&[counts[&labels[start]]]).unwrap_or(u64::MAX);
+        let mut values = size(&labels[start..end]).unwrap_or(u64::MAX);
         // Grow the group while the part's value count stays within the limit.
         while end < labels.len() {
-            let group: Vec<u64> = labels[start..=end].iter().map(|l| counts[l]).collect();
-            match size(&group) {
+            match size(&labels[start..=end]) {
                 Some(t) if t <= limit => {
                     values = t;
                     end += 1;

@@ -68,39 +68,6 @@ pub(crate) struct Indexer {
     inner_t: Option<Vec<u32>>,
 }
 
-/// Positions of `set` grouped into orbits under the moves: each orbit sorted, orbits
-/// ordered by their smallest position.
-fn orbits(puzzle: &Puzzle, set: usize) -> Vec<Vec<usize>> {
-    let size = puzzle.sets[set].size;
-    let mut parent: Vec<usize> = (0..size).collect();
-    fn find(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            p[x] = p[p[x]];
-            x = p[x];
-        }
-        x
-    }
-    for b in &puzzle.base_moves {
-        for (i, &src) in b.effect.sets[set].perm.iter().enumerate() {
-            let (x, y) = (find(&mut parent, i), find(&mut parent, src as usize));
-            if x != y {
-                parent[x.max(y)] = x.min(y);
-            }
-        }
-    }
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut slot = vec![usize::MAX; size];
-    for i in 0..size {
-        let r = find(&mut parent, i);
-        if slot[r] == usize::MAX {
-            slot[r] = groups.len();
-            groups.push(Vec::new());
-        }
-        groups[slot[r]].push(i);
-    }
-    groups
-}
-
 impl Indexer {
     /// Lays out the components of `puzzle` under `transforms` (which must map the
     /// puzzle's orbits into themselves: its moves, their powers and inverses). Builds no
@@ -117,7 +84,7 @@ impl Indexer {
         let mut max_len = 0;
         for (si, def) in puzzle.sets.iter().enumerate() {
             let n = def.orientations.max(1);
-            for orbit in orbits(puzzle, si) {
+            for orbit in puzzle.position_orbits(si) {
                 max_len = max_len.max(orbit.len());
                 let mut local = vec![usize::MAX; def.size];
                 for (k, &p) in orbit.iter().enumerate() {

@@ -33,8 +33,12 @@ impl Component {
         let mut out = Vec::new();
         match &self.coder {
             Coder::Perm { coord, relabel } => {
+                // A goal may put a piece where no move takes it (an unreachable goal
+                // position): such an arrangement has no rank and no search reaches it.
                 for_each_perm_goal(self.len, solved, relabel, &mask, |arr| {
-                    out.push(coord.rank(arr) as u32);
+                    if coord.whole().is_some() || coord.holds(arr) {
+                        out.push(coord.rank(arr) as u32);
+                    }
                 });
             }
             Coder::Pieces {
@@ -45,6 +49,9 @@ impl Component {
                 oris,
             } => {
                 for_each_perm_goal(self.len, solved, relabel, &mask, |arr| {
+                    if coord.whole().is_none() && !coord.holds(arr) {
+                        return;
+                    }
                     let base = coord.rank(arr) * oris;
                     // The tracked positions' orientations: solved where the mask keeps
                     // them, anything where it ignores them.

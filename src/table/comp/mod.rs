@@ -13,7 +13,7 @@
 //! product of components is a valid abstraction of the puzzle, and distances measured in
 //! it never exceed true distances.
 
-use crate::coord::{CoordError, OriCoord, PermCoord};
+use crate::coord::{Arrangement, CoordError, OriCoord};
 use crate::puzzle::{Puzzle, SetState, State};
 
 pub(crate) mod goal;
@@ -107,7 +107,7 @@ impl CompSpec {
 #[derive(Clone, Debug)]
 pub(super) enum Coder {
     Perm {
-        coord: PermCoord,
+        coord: Arrangement,
         relabel: Vec<u16>,
     },
     Ori {
@@ -117,7 +117,7 @@ pub(super) enum Coder {
     },
     Pos,
     Pieces {
-        coord: PermCoord,
+        coord: Arrangement,
         relabel: Vec<u16>,
         tracked: u16,
         n: u8,
@@ -164,32 +164,36 @@ pub struct Component {
 pub fn spec_count(puzzle: &Puzzle, spec: &CompSpec) -> Result<u64, CoordError> {
     let set = &puzzle.sets[spec.set];
     match &spec.kind {
-        CompKind::Perm { relabel } => {
-            let labels: Vec<u16> = puzzle.solved.sets[spec.set]
-                .perm
-                .iter()
-                .map(|&l| relabel[l as usize])
-                .collect();
-            Ok(PermCoord::new(&labels)?.count())
-        }
+        CompKind::Perm { relabel } => Ok(arrangement(puzzle, spec.set, relabel)?.count()),
         CompKind::Ori { sum } => {
             Ok(OriCoord::new(set.orientations.max(1), set.size, sum.is_some())?.count())
         }
         CompKind::Pos => Ok(set.size as u64),
         CompKind::Pieces { relabel, tracked } => {
-            let labels: Vec<u16> = puzzle.solved.sets[spec.set]
+            let t = puzzle.solved.sets[spec.set]
                 .perm
                 .iter()
-                .map(|&l| relabel[l as usize])
-                .collect();
-            let t = labels.iter().filter(|&&l| l < *tracked).count() as u32;
-            let perms = PermCoord::new(&labels)?.count();
+                .filter(|&&l| relabel[l as usize] < *tracked)
+                .count() as u32;
+            let perms = arrangement(puzzle, spec.set, relabel)?.count();
             (set.orientations.max(1) as u64)
                 .checked_pow(t)
                 .and_then(|o| o.checked_mul(perms))
                 .ok_or_else(|| CoordError::TooLarge(format!("{} pieces'", set.size)))
         }
     }
+}
+
+/// The ranking of set `set`'s arrangements seen through `relabel`: orbit by orbit
+/// where the moves split the set's positions into several ([`Arrangement`]), since
+/// no piece leaves its orbit.
+fn arrangement(puzzle: &Puzzle, set: usize, relabel: &[u16]) -> Result<Arrangement, CoordError> {
+    let labels: Vec<u16> = puzzle.solved.sets[set]
+        .perm
+        .iter()
+        .map(|&l| relabel[l as usize])
+        .collect();
+    Arrangement::new(&labels, &puzzle.position_orbits(set))
 }
 
 impl Component {
@@ -201,17 +205,10 @@ impl Component {
             source,
         };
         let coder = match &spec.kind {
-            CompKind::Perm { relabel } => {
-                let labels: Vec<u16> = puzzle.solved.sets[spec.set]
-                    .perm
-                    .iter()
-                    .map(|&l| relabel[l as usize])
-                    .collect();
-                Coder::Perm {
-                    coord: PermCoord::new(&labels).map_err(err)?,
-                    relabel: relabel.clone(),
-                }
-            }
+            CompKind::Perm { relabel } => Coder::Perm {
+                coord: arrangement(puzzle, spec.set, relabel).map_err(err)?,
+                relabel: relabel.clone(),
+            },
             CompKind::Ori { sum } => Coder::Ori {
                 coord: OriCoord::new(set.orientations.max(1), set.size, sum.is_some())
                     .map_err(err)?,
@@ -228,7 +225,7 @@ impl Component {
                 let t = labels.iter().filter(|&&l| l < *tracked).count() as u32;
                 let n = set.orientations.max(1);
                 Coder::Pieces {
-                    coord: PermCoord::new(&labels).map_err(err)?,
+                    coord: arrangement(puzzle, spec.set, relabel).map_err(err)?,
                     relabel: relabel.clone(),
                     tracked: *tracked,
                     n,
@@ -268,11 +265,7 @@ impl Component {
                 for &l in &s.perm {
                     labels.push(*relabel.get(l as usize)?);
                 }
-                let mut sorted = labels.clone();
-                sorted.sort_unstable();
-                let mut want = vec![0u16; self.len];
-                coord.unrank(0, &mut want);
-                if sorted != want {
+                if !coord.holds(&labels) {
                     return None;
                 }
                 Some(Coord(coord.rank(&labels) as u32))
@@ -298,11 +291,7 @@ impl Component {
                 for &l in &s.perm {
                     labels.push(*relabel.get(l as usize)?);
                 }
-                let mut sorted = labels.clone();
-                sorted.sort_unstable();
-                let mut want = vec![0u16; self.len];
-                coord.unrank(0, &mut want);
-                if sorted != want {
+                if !coord.holds(&labels) {
                     return None;
                 }
                 let ori = labels
@@ -378,7 +367,7 @@ mod tests {
     use super::*;
     use crate::puzzle::IgnoreMask;
     use crate::table::relabel::mask_relabel;
-    use crate::table::testing::cube2;
+    use crate::table::testing::{cube2, transform};
 
     #[test]
     fn move_tables_agree_with_the_model() {
@@ -452,6 +441,85 @@ mod tests {
             ori: vec![false, true, false, false, false, false, false],
         };
         assert_eq!(c.goal_values(&p, Some(&mask)).len(), 3);
+    }
+
+    /// A set whose moves keep two orbits apart (positions 1-4 and 5-8, pieces swapped
+    /// across by no move) is ranked orbit by orbit: every value is reachable, the move
+    /// table follows the model, a goal that puts a piece in the other orbit gets no
+    /// value, and a state that does is unreachable.
+    #[test]
+    fn a_set_of_two_orbits_is_ranked_orbit_by_orbit() {
+        let p = crate::table::testing::puzzle(
+            "two orbits",
+            &[("S", 8, 1)],
+            vec![
+                ("A", transform(&[(&[2, 3, 4, 1, 6, 5, 7, 8], &[])])),
+                ("B", transform(&[(&[2, 1, 3, 4, 5, 7, 8, 6], &[])])),
+            ],
+        );
+        assert_eq!(
+            p.position_orbits(0),
+            vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]
+        );
+        // Pieces 1, 2, 5 and 6 told apart, the rest one wildcard: 4*3 * 4*3 values,
+        // where ranked over all eight positions they would be 8*7*6*5.
+        let spec = CompSpec {
+            set: 0,
+            kind: CompKind::Perm {
+                relabel: vec![0, 1, 4, 4, 2, 3, 4, 4],
+            },
+        };
+        assert_eq!(spec_count(&p, &spec).unwrap(), 144);
+        let mut c = Component::new(&p, spec).unwrap();
+        assert_eq!(c.count, 144);
+        c.build_table(&p);
+        let nm = p.moves.len();
+        // Every state the moves reach: the move table agrees with it on every move, and
+        // the values reached through the table are those of the states.
+        let mut states = vec![p.solved.clone()];
+        let mut seen = std::collections::HashSet::from([p.solved.clone()]);
+        let mut values = std::collections::BTreeSet::new();
+        while let Some(s) = states.pop() {
+            let v = c.value_of(&s).unwrap();
+            values.insert(v.0);
+            for m in 0..nm {
+                let t = s.then(&p.moves[m].effect, &p.sets);
+                assert_eq!(c.table[v.0 as usize * nm + m], c.value_of(&t).unwrap().0);
+                if seen.insert(t.clone()) {
+                    states.push(t);
+                }
+            }
+        }
+        let mut by_table = std::collections::BTreeSet::from([c.value_of(&p.solved).unwrap().0]);
+        let mut frontier: Vec<u32> = by_table.iter().copied().collect();
+        while let Some(v) = frontier.pop() {
+            for m in 0..nm {
+                let w = c.table[v as usize * nm + m];
+                if by_table.insert(w) {
+                    frontier.push(w);
+                }
+            }
+        }
+        assert_eq!(by_table, values);
+        assert!(values.iter().all(|&v| v < 144));
+        // Pieces 1 and 5 exchanged: no move does that.
+        let mut across = p.solved.clone();
+        across.sets[0].perm.swap(0, 4);
+        assert_eq!(c.value_of(&across), None);
+        let mask = IgnoreMask {
+            perm: vec![true, false, false, false, true, false, false, false],
+            ori: vec![false; 8],
+        };
+        // Positions 1 and 5 free: only the arrangement that keeps each piece in its
+        // orbit is a goal value (the solved one).
+        let solved = c.value_of(&p.solved).unwrap().0;
+        assert_eq!(c.goal_values(&p, Some(&mask)), vec![solved]);
+        // The planner counts parts the same way: the first orbit's four pieces and one
+        // of the second take 4! * 4 = 96 values (over all eight positions, 6,720).
+        let identity: Vec<u16> = (0..8).collect();
+        let groups = crate::table::relabel::split_groups(&p, 0, &identity, None, 1, 144).unwrap();
+        assert_eq!(groups[0].labels, vec![0, 1, 2, 3, 4]);
+        assert_eq!(groups[0].values, 96);
     }
 
     #[test]

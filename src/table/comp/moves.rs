@@ -128,14 +128,14 @@ impl Component {
         // For pieces with twists: how many pieces carry one (labels below it), the
         // number of orientations, and the number of twist vectors.
         let (coord, twists) = match &self.coder {
-            Coder::Perm { coord, .. } => (coord, None),
+            Coder::Perm { coord, .. } => (coord.whole()?, None),
             Coder::Pieces {
                 coord,
                 tracked,
                 n,
                 oris,
                 ..
-            } => (coord, Some((*tracked as usize, *n, *oris))),
+            } => (coord.whole()?, Some((*tracked as usize, *n, *oris))),
             Coder::Ori { .. } | Coder::Pos => return None,
         };
         let singles = coord.singles()?;
@@ -259,7 +259,7 @@ mod tests {
         let (p, _) = crate::def::parse_puzzle(
             "Name t\nSet S 9 1\nSolved\nS\n1 2 3 4 5 6 7 8 9\nEnd\n\
              Move A\nS\n2 3 1 4 5 6 7 8 9\nEnd\nMove B\nS\n1 2 5 3 4 6 7 8 9\nEnd\n\
-             Move C\nS\n9 2 3 4 5 6 1 7 8\nEnd\n"
+             Move C\nS\n9 2 3 4 5 1 6 7 8\nEnd\n"
                 .as_bytes(),
             "t.def",
         )

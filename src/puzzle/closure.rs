@@ -13,8 +13,9 @@
 //! position is kept as its bytes with the goal's free entries left out, one byte per
 //! label where labels fit one and a twist only in sets with orientations, so a million
 //! positions of a 4x4x4 phase take under a hundred megabytes. It is walked from the
-//! moves' first powers alone (they generate the others) under a fast hash: the 4x4x4
-//! pairing phase's 967,680 positions took 10 s with every power and SipHash, 3 s now.
+//! moves' first powers alone (they generate the others) under a fast hash: with every
+//! power and SipHash, listing the 4x4x4 pairing phase's 967,680 positions made a warm
+//! first answer take 17 s, where it now takes 6.9 s.
 
 use super::{IgnoreMask, Puzzle, SetDef, State};
 use rustc_hash::FxHashMap;

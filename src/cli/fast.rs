@@ -139,8 +139,23 @@ pub fn run(
     let fast_args = &args.fast;
     let chain = chain_for(puzzle, fast_args.chain.as_deref(), budget)?;
     // With --time the optimal search may prove an answer optimal: it takes three
-    // quarters of the budget, and the phases share the rest.
-    let prove = fast_args.time.is_some() && chain.phases.len() > 1;
+    // quarters of the budget, and the phases share the rest, where their tables fit
+    // that quarter (planned, nothing built). Where they do not (the 4x4x4's wings), no
+    // optimal search would finish anyway, and the phases keep the whole budget.
+    let quarter_fits = || {
+        chain_solver(
+            &args.table,
+            &args.def,
+            puzzle,
+            bytes,
+            &chain,
+            budget / 4,
+            bars,
+        )
+        .plans()
+        .is_ok()
+    };
+    let prove = fast_args.time.is_some() && chain.phases.len() > 1 && quarter_fits();
     let phases_budget = if prove { budget / 4 } else { budget };
     let fast = chain_solver(
         &args.table,

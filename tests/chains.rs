@@ -221,6 +221,33 @@ fn fast_with_a_time_limit_ends_no_longer() {
     assert_eq!(timed[0]["optimal"], false);
 }
 
+/// `--time` under budgets where the phases' tables or the optimal search's do not fit
+/// their shares: the phases then keep the whole budget and no proof is tried (round 19
+/// refused such runs: the 4x4x4 along Norskog's chain, the 3x3x3 under 16M or 48M).
+#[test]
+fn fast_with_a_time_limit_fits_small_budgets() {
+    let dir = tempfile::tempdir().unwrap();
+    let scramble = "R U F D B L2";
+    for memory in ["16M", "48M"] {
+        let out = json_lines(
+            dir.path(),
+            &[
+                "solve",
+                "puzzles/3x3x3.def",
+                "--alg",
+                scramble,
+                "--fast",
+                "--time",
+                "1",
+                "--memory",
+                memory,
+            ],
+        );
+        assert_eq!(out[0]["length"], 6, "{memory}: {}", out[0]);
+        assert_eq!(out[0]["optimal"], false, "{memory}: {}", out[0]);
+    }
+}
+
 #[test]
 fn fast_refuses_what_it_cannot_do() {
     let words =

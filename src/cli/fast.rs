@@ -15,7 +15,9 @@ use ksolve::puzzle::{
     Goal, Metric, MoveId, Puzzle, Relabel, Scramble, ScrambleSource, SolveSettings, State,
 };
 use ksolve::rng::Rng;
+use ksolve::search::Solver;
 use ksolve::solve::{Reachability, Starts};
+use ksolve::storage::cache::TableCache;
 use ksolve::table::Tables;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -139,23 +141,18 @@ pub fn run(
     let fast_args = &args.fast;
     let chain = chain_for(puzzle, fast_args.chain.as_deref(), budget)?;
     // With --time the optimal search may prove an answer optimal: it takes three
-    // quarters of the budget, and the phases share the rest, where their tables fit
-    // that quarter (planned, nothing built). Where they do not (the 4x4x4's wings), no
-    // optimal search would finish anyway, and the phases keep the whole budget.
-    let quarter_fits = || {
-        chain_solver(
-            &args.table,
-            &args.def,
-            puzzle,
-            bytes,
-            &chain,
-            budget / 4,
-            bars,
-        )
-        .plans()
-        .is_ok()
+    // quarters of the budget, and the phases share the rest, where both fit their
+    // shares (planned, nothing built). Where they do not (the 4x4x4's wings, or a small
+    // --memory), no optimal search would finish anyway, and the phases keep the whole
+    // budget.
+    let shares_fit = || {
+        let quarter = budget / 4;
+        let mut phases = chain_solver(&args.table, &args.def, puzzle, bytes, &chain, quarter, bars);
+        let optimal = Tables::new(TableCache::in_memory(), budget - quarter);
+        let phases_fit = phases.plans().is_ok();
+        phases_fit && Solver::new(puzzle, optimal).plan(false, false).is_ok()
     };
-    let prove = fast_args.time.is_some() && chain.phases.len() > 1 && quarter_fits();
+    let prove = fast_args.time.is_some() && chain.phases.len() > 1 && shares_fit();
     let phases_budget = if prove { budget / 4 } else { budget };
     let fast = chain_solver(
         &args.table,

@@ -45,13 +45,17 @@ impl Puzzle {
 
     /// Whether `state` may reach `target`: every orbit of positions holds the same
     /// pieces in both (as a multiset of labels), no move changing that. An orbit with a
-    /// position `masks` leaves free (any piece may end there) is not compared. Ranks
+    /// position `masks` or the definition's goal (`?` in `Solved`, [`Puzzle::free`])
+    /// leaves free (any piece may end there) is not compared. Ranks
     /// that know the orbits leave out a set whose pieces cannot move at all (it has one
     /// value), so the search asks this of its start instead of its goal test.
     pub fn keeps_orbits(&self, state: &State, target: &State, masks: &[IgnoreMask]) -> bool {
         (0..self.sets.len()).all(|set| {
             let (now, goal) = (&state.sets[set].perm, &target.sets[set].perm);
-            let free = |i: usize| masks.get(set).is_some_and(|m| m.perm.get(i) == Some(&true));
+            let free = |i: usize| {
+                masks.get(set).is_some_and(|m| m.perm.get(i) == Some(&true))
+                    || self.free.get(set).and_then(|r| r.get(i)) == Some(&true)
+            };
             now.len() == goal.len()
                 && self.position_orbits(set).iter().all(|orbit| {
                     if orbit.iter().any(|&i| free(i)) {

@@ -663,6 +663,61 @@ mod tests {
         }
     }
 
+    /// Two sets of seven distinct pieces, each turned by a swap and a cycle of all
+    /// seven: two tables of 5,040 entries whose product, 25.4 M, is past the tiny merge.
+    fn two_sevens() -> Puzzle {
+        let swap: Vec<u16> = [2, 1, 3, 4, 5, 6, 7].to_vec();
+        let cycle: Vec<u16> = [2, 3, 4, 5, 6, 7, 1].to_vec();
+        let id: Vec<u16> = (1..=7).collect();
+        puzzle(
+            "two sevens",
+            &[("A", 7, 1), ("B", 7, 1)],
+            vec![
+                ("X", transform(&[(&swap, &[]), (&id, &[])])),
+                ("Y", transform(&[(&cycle, &[]), (&id, &[])])),
+                ("Z", transform(&[(&id, &[]), (&swap, &[])])),
+                ("W", transform(&[(&id, &[]), (&cycle, &[])])),
+            ],
+        )
+    }
+
+    /// Tables are merged past the tiny threshold where the budget holds the product,
+    /// and kept apart where it does not.
+    #[test]
+    fn larger_products_are_merged_within_the_budget() {
+        let p = two_sevens();
+        let roomy = plan(&p, 1 << 30).unwrap();
+        assert_eq!(roomy.len(), 1, "{roomy:?}");
+        assert_eq!(roomy[0].len, 5040 * 5040);
+        // Under 16 MiB the product's entries and build scratch (38 MB) do not fit.
+        let tight = plan(&p, 16 << 20).unwrap();
+        assert_eq!(
+            tight.iter().map(|t| t.len).collect::<Vec<_>>(),
+            vec![5040, 5040]
+        );
+    }
+
+    /// The largest table counts first: one large table beside two middling ones
+    /// outscores more, smaller tables whose log sizes sum higher.
+    #[test]
+    fn the_score_follows_the_largest_table() {
+        let table = |len: u64| PlannedTable {
+            comps: Vec::new(),
+            name: String::new(),
+            len,
+        };
+        let large = [table(104_509_440), table(2_822_400), table(2_822_400)];
+        let many = [
+            table(1_327_104),
+            table(564_480),
+            table(564_480),
+            table(5_040),
+        ];
+        let sum = |ts: &[PlannedTable]| ts.iter().map(|t| (t.len as f64).log2() - 1.0).sum::<f64>();
+        assert!(sum(&many) > sum(&large));
+        assert!(score(&large) > score(&many) + MIN_GAIN);
+    }
+
     #[test]
     fn move_tables_count_against_the_budget() {
         let p = cube2();

@@ -66,8 +66,10 @@ pub fn mask_relabel(
 /// Splits a relabelling whose arrangement count is too large for one component into
 /// several that each track some of its distinct labels (the rest become a shared
 /// wildcard), at most `limit` values each. Every label tracked by `relabel` other than
-/// the wildcard is tracked by exactly one part; together the parts determine the
-/// arrangement. Returns the relabelling itself when it fits.
+/// the wildcard is tracked by exactly one part, but for labels whose pieces never move
+/// (no move takes them from their positions), which none needs to; together the parts
+/// determine every arrangement the moves reach. Returns the relabelling itself when it
+/// fits.
 pub fn split_relabel(
     puzzle: &Puzzle,
     set: usize,
@@ -142,29 +144,36 @@ pub fn split_groups(
         *counts.entry(relabel[l as usize]).or_insert(0) += 1;
     }
     // Per orbit of positions (which no piece leaves, and which a component ranks on
-    // its own: `coord::Arrangement`), its size and how many of its pieces carry each
-    // label.
-    let orbits: Vec<(u64, std::collections::BTreeMap<u16, u64>)> = puzzle
-        .position_orbits(set)
-        .into_iter()
-        .map(|orbit| {
-            let mut held: std::collections::BTreeMap<u16, u64> = Default::default();
-            for &i in &orbit {
-                *held.entry(relabel[solved[i] as usize]).or_insert(0) += 1;
+    // its own: `coord::Arrangement`), its size; per label, the orbits that hold its
+    // pieces and how many. An orbit a part tracks nothing in adds no arrangements, so
+    // a part is counted over the orbits of its own labels only (a set of thousands of
+    // pieces that never move has as many orbits).
+    let orbits = puzzle.position_orbits(set);
+    let mut held: std::collections::BTreeMap<u16, Vec<(usize, u64)>> = Default::default();
+    for (o, orbit) in orbits.iter().enumerate() {
+        for &i in orbit {
+            let at = held.entry(relabel[solved[i] as usize]).or_default();
+            match at.last_mut() {
+                Some((last, c)) if *last == o => *c += 1,
+                _ => at.push((o, 1)),
             }
-            (orbit.len() as u64, held)
-        })
-        .collect();
+        }
+    }
     // Values of a part tracking these labels (the rest wildcard): per orbit, the
     // arrangements of the tracked pieces it holds among its positions.
     let size = |group: &[u16]| {
+        let mut per: std::collections::BTreeMap<usize, Vec<u64>> = Default::default();
+        for l in group {
+            for &(o, c) in held.get(l).into_iter().flatten() {
+                per.entry(o).or_default().push(c);
+            }
+        }
         let mut total = 1u64;
         let mut tracked = 0u64;
-        for (len, held) in &orbits {
-            let mut c: Vec<u64> = group.iter().filter_map(|l| held.get(l).copied()).collect();
+        for (o, mut c) in per {
             let here: u64 = c.iter().sum();
             tracked += here;
-            c.push(len - here);
+            c.push(orbits[o].len() as u64 - here);
             total = total.checked_mul(multinomial(&c)?)?;
         }
         total.checked_mul(ori_n.checked_pow(tracked as u32)?)
@@ -178,11 +187,14 @@ pub fn split_groups(
         return None;
     }
     // The wildcard of `relabel` stays a wildcard everywhere: no goal looks at it. The
-    // other labels are tracked in groups.
+    // other labels are tracked in groups, but for those whose pieces never move (every
+    // orbit of theirs one position): they have one arrangement, and would let a group
+    // grow over thousands of them, one count per label.
+    let moves = |l: &u16| held[l].iter().any(|&(o, _)| orbits[o].len() > 1);
     let labels: Vec<u16> = counts
         .keys()
         .copied()
-        .filter(|&l| Some(l) != wildcard)
+        .filter(|&l| Some(l) != wildcard && moves(&l))
         .collect();
     let mut parts = Vec::new();
     let mut start = 0;
@@ -236,6 +248,37 @@ fn multinomial(counts: &[u64]) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::table::testing::cube2;
+
+    /// A set of 30,000 pieces of which 20 move: the parts track those 20, in pairs
+    /// (20 * 19 values each under a limit of 1,000), and the pieces that never move are
+    /// in none; the split takes well under the time a group grown over them would.
+    #[test]
+    fn pieces_that_never_move_are_in_no_part() {
+        use crate::table::testing::{puzzle, transform};
+        let n = 30_000u16;
+        let mut swap: Vec<u16> = (1..=n).collect();
+        swap.swap(0, 1);
+        let mut cycle: Vec<u16> = (1..=n).collect();
+        cycle[..20].rotate_left(1);
+        let p = puzzle(
+            "mostly fixed",
+            &[("S", n as usize, 1)],
+            vec![
+                ("X", transform(&[(&swap, &[])])),
+                ("Y", transform(&[(&cycle, &[])])),
+            ],
+        );
+        let identity: Vec<u16> = (0..n).collect();
+        let start = std::time::Instant::now();
+        let groups = split_groups(&p, 0, &identity, None, 1, 1000).unwrap();
+        assert!(start.elapsed() < std::time::Duration::from_secs(3));
+        assert_eq!(groups.len(), 10);
+        for g in &groups {
+            assert_eq!(g.labels.len(), 2);
+            assert!(g.labels.iter().all(|&l| l < 20));
+            assert_eq!(g.values, 20 * 19);
+        }
+    }
 
     #[test]
     fn relabelling_by_mask_and_splitting() {

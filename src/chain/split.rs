@@ -172,21 +172,8 @@ impl Split {
 /// Per set, the orbit each position is in under `moves` (an id per orbit, its smallest
 /// position).
 pub fn orbits(puzzle: &Puzzle, moves: &[MoveId]) -> Vec<Vec<usize>> {
-    puzzle
-        .sets
-        .iter()
-        .enumerate()
-        .map(|(k, set)| {
-            let mut parent: Vec<usize> = (0..set.size).collect();
-            for &m in moves {
-                let perm = &puzzle.mv(m).effect.sets[k].perm;
-                for (i, &p) in perm.iter().enumerate() {
-                    let (a, b) = (find(&mut parent, i), find(&mut parent, p as usize));
-                    parent[a.max(b)] = a.min(b);
-                }
-            }
-            (0..set.size).map(|i| find(&mut parent, i)).collect()
-        })
+    (0..puzzle.sets.len())
+        .map(|k| puzzle.orbit_roots(k, moves))
         .collect()
 }
 

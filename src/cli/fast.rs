@@ -145,30 +145,22 @@ pub fn run(
     // shares (planned, nothing built). Where they do not (the 4x4x4's wings, or a small
     // --memory), no optimal search would finish anyway, and the phases keep the whole
     // budget.
-    let shares_fit = || {
-        let quarter = budget / 4;
+    let quarter = budget / 4;
+    let mut proving = None;
+    if fast_args.time.is_some() && chain.phases.len() > 1 {
         let mut phases = chain_solver(&args.table, &args.def, puzzle, bytes, &chain, quarter, bars);
         let optimal = Tables::new(TableCache::in_memory(), budget - quarter);
-        let phases_fit = phases.plans().is_ok();
-        phases_fit && Solver::new(puzzle, optimal).plan(false, false).is_ok()
-    };
-    let prove = fast_args.time.is_some() && chain.phases.len() > 1 && shares_fit();
-    let phases_budget = if prove { budget / 4 } else { budget };
-    let fast = chain_solver(
-        &args.table,
-        &args.def,
-        puzzle,
-        bytes,
-        &chain,
-        phases_budget,
-        bars,
-    );
-    let mut fast = match prove {
-        true => fast.with_optimal(Tables::new(
-            args.table.cache(&args.def, puzzle, bytes, bars),
-            budget - phases_budget,
-        )),
-        false => fast,
+        let fits =
+            phases.plans().is_ok() && Solver::new(puzzle, optimal).plan(false, false).is_ok();
+        if fits {
+            let cache = args.table.cache(&args.def, puzzle, bytes, bars);
+            proving = Some(phases.with_optimal(Tables::new(cache, budget - quarter)));
+        }
+    }
+    let prove = proving.is_some();
+    let mut fast = match proving {
+        Some(fast) => fast,
+        None => chain_solver(&args.table, &args.def, puzzle, bytes, &chain, budget, bars),
     };
     fast.prepare(bars)?;
     let mut rng = args.seed.map_or_else(Rng::from_entropy, Rng::new);

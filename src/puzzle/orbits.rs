@@ -3,7 +3,7 @@
 //! orbits (`coord::Arrangement`, the God's-algorithm index) count only arrangements
 //! that keep each orbit's pieces.
 
-use super::{IgnoreMask, Puzzle, State};
+use super::{IgnoreMask, MoveId, Puzzle, State};
 
 impl Puzzle {
     /// The positions of set `set` grouped into orbits under every move (or the orbits
@@ -13,27 +13,11 @@ impl Puzzle {
         if let Some(kept) = self.orbits.get(set).filter(|o| !o.is_empty()) {
             return kept.clone();
         }
-        let size = self.sets[set].size;
-        let mut parent: Vec<usize> = (0..size).collect();
-        fn find(p: &mut [usize], mut x: usize) -> usize {
-            while p[x] != x {
-                p[x] = p[p[x]];
-                x = p[x];
-            }
-            x
-        }
-        for b in &self.base_moves {
-            for (i, &src) in b.effect.sets[set].perm.iter().enumerate() {
-                let (x, y) = (find(&mut parent, i), find(&mut parent, src as usize));
-                if x != y {
-                    parent[x.max(y)] = x.min(y);
-                }
-            }
-        }
+        let bases: Vec<MoveId> = self.base_moves.iter().map(|b| b.powers[0]).collect();
+        let roots = self.orbit_roots(set, &bases);
         let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut slot = vec![usize::MAX; size];
-        for i in 0..size {
-            let r = find(&mut parent, i);
+        let mut slot = vec![usize::MAX; roots.len()];
+        for (i, &r) in roots.iter().enumerate() {
             if slot[r] == usize::MAX {
                 slot[r] = groups.len();
                 groups.push(Vec::new());
@@ -43,13 +27,41 @@ impl Puzzle {
         groups
     }
 
+    /// Per position of set `set`, the smallest position of its orbit under `moves`
+    /// (a chain's phase asks this of its subgroup's moves).
+    pub fn orbit_roots(&self, set: usize, moves: &[MoveId]) -> Vec<usize> {
+        let size = self.sets[set].size;
+        let mut parent: Vec<usize> = (0..size).collect();
+        fn find(p: &mut [usize], mut x: usize) -> usize {
+            while p[x] != x {
+                p[x] = p[p[x]];
+                x = p[x];
+            }
+            x
+        }
+        for &m in moves {
+            for (i, &src) in self.mv(m).effect.sets[set].perm.iter().enumerate() {
+                let (x, y) = (find(&mut parent, i), find(&mut parent, src as usize));
+                parent[x.max(y)] = x.min(y);
+            }
+        }
+        (0..size).map(|i| find(&mut parent, i)).collect()
+    }
+
     /// Whether `state` may reach `target`: every orbit of positions holds the same
     /// pieces in both (as a multiset of labels), no move changing that. An orbit with a
     /// position `masks` or the definition's goal (`?` in `Solved`, [`Puzzle::free`])
     /// leaves free (any piece may end there) is not compared. Ranks
     /// that know the orbits leave out a set whose pieces cannot move at all (it has one
-    /// value), so the search asks this of its start instead of its goal test.
-    pub fn keeps_orbits(&self, state: &State, target: &State, masks: &[IgnoreMask]) -> bool {
+    /// value), so the search asks this of its start instead of its goal test. `orbits`
+    /// holds [`Puzzle::position_orbits`] per set, found once for every target.
+    pub fn keeps_orbits(
+        &self,
+        orbits: &[Vec<Vec<usize>>],
+        state: &State,
+        target: &State,
+        masks: &[IgnoreMask],
+    ) -> bool {
         (0..self.sets.len()).all(|set| {
             let (now, goal) = (&state.sets[set].perm, &target.sets[set].perm);
             let free = |i: usize| {
@@ -57,7 +69,7 @@ impl Puzzle {
                     || self.free.get(set).and_then(|r| r.get(i)) == Some(&true)
             };
             now.len() == goal.len()
-                && self.position_orbits(set).iter().all(|orbit| {
+                && orbits[set].iter().all(|orbit| {
                     if orbit.iter().any(|&i| free(i)) {
                         return true;
                     }

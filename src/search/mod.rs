@@ -484,7 +484,10 @@ impl<'p> Solver<'p> {
         // A goal position with a piece in another orbit than the start's: no move
         // brings it there (and a set whose pieces cannot move has no component whose
         // goal test would say so).
-        targets.retain(|(g, masks)| puzzle.keeps_orbits(start, g, masks));
+        let orbits: Vec<_> = (0..puzzle.sets.len())
+            .map(|set| puzzle.position_orbits(set))
+            .collect();
+        targets.retain(|(g, masks)| puzzle.keeps_orbits(&orbits, start, g, masks));
         if targets.is_empty() {
             return Ok(unreachable);
         }

@@ -285,6 +285,62 @@ fn fast_refuses_what_it_cannot_do() {
     assert!(err.contains("does not take this goal"), "{err}");
 }
 
+/// `--moves` (or a `MoveLimits` block of `F* 0` lines) chooses the moves the chain's
+/// phases search: every answer uses those alone. Limits that count moves are refused.
+#[test]
+fn fast_searches_the_moves_given() {
+    let p = load_puzzle(root().join("puzzles/3x3x3.def")).unwrap().0;
+    let dir = tempfile::tempdir().unwrap();
+    let scramble = "R U R' U R U2 R' U' R2 U'";
+    let file = dir.path().join("limits.txt");
+    std::fs::write(
+        &file,
+        format!("MoveLimits\nD* 0\nL* 0\nF* 0\nB* 0\nEnd\nScrambleAlg s\n{scramble}\nEnd\n"),
+    )
+    .unwrap();
+    let by_flag = ["solve", "puzzles/3x3x3.def", "--alg", scramble, "--fast", "--moves", "R,U"];
+    let by_file = ["solve", "puzzles/3x3x3.def", file.to_str().unwrap(), "--fast"];
+    for args in [&by_flag[..], &by_file[..]] {
+        let out = json_lines(dir.path(), args);
+        let v = &out[0];
+        assert_eq!(v["status"], "solved", "{v}");
+        for answer in v["solutions"].as_array().unwrap() {
+            let answer = answer.as_str().unwrap();
+            assert!(solves(&p, scramble, answer), "{answer}");
+            assert!(
+                answer.split_whitespace().all(|m| m.starts_with(['R', 'U'])),
+                "{args:?}: {answer}"
+            );
+        }
+    }
+    // Without the limits the chain searches every face.
+    let out = json_lines(dir.path(), &["solve", "puzzles/3x3x3.def", "--alg", "R U F", "--fast"]);
+    assert_eq!(out[0]["length"], 3, "{}", out[0]);
+    // A position the moves given cannot reach has no answer.
+    let (code, _, _) = crate::common::output(crate::common::ksolve().current_dir(root()).args([
+        "solve",
+        "puzzles/3x3x3.def",
+        "--alg",
+        "R U F",
+        "--fast",
+        "--moves",
+        "R,U",
+        "-q",
+        "--tables",
+        dir.path().to_str().unwrap(),
+    ]));
+    assert_eq!(code, 1);
+    std::fs::write(&file, "MoveLimits\nR* 2\nEnd\nScrambleAlg s\nR U\nEnd\n").unwrap();
+    let err = refused(&[
+        "solve".as_ref(),
+        "puzzles/3x3x3.def".as_ref(),
+        file.as_os_str(),
+        "--fast".as_ref(),
+        "--no-cache".as_ref(),
+    ]);
+    assert!(err.contains("MoveLimits that count moves"), "{err}");
+}
+
 #[test]
 fn fast_reaches_a_goal_of_one_position() {
     let p = load_puzzle(root().join("puzzles/3x3x3.def")).unwrap().0;

@@ -52,8 +52,10 @@ pub struct FastOutcome {
     pub solution: Option<Vec<MoveId>>,
     /// First-phase solutions tried after the first answer.
     pub tried: u64,
-    /// Search nodes over every phase.
+    /// Search nodes over every phase (and the optimal search's, when it ran).
     pub nodes: u64,
+    /// Search nodes per phase, first to last: where an answer's time went.
+    pub phase_nodes: Vec<u64>,
     /// Whether every first-phase solution that could still help was tried: the answer
     /// is the shortest this chain can give.
     pub exhausted: bool,
@@ -133,7 +135,10 @@ impl<'c> Fast<'c> {
     ) -> Result<FastOutcome, SearchError> {
         let puzzle = self.puzzle;
         let phases = &self.chain.phases;
-        let mut out = FastOutcome::default();
+        let mut out = FastOutcome {
+            phase_nodes: vec![0; phases.len()],
+            ..FastOutcome::default()
+        };
         if let Some(Verdict::Unreachable(why)) = self.group.as_ref().map(|g| g.check(start)) {
             out.unreachable = Some(why.to_string());
             return Ok(out);
@@ -147,9 +152,10 @@ impl<'c> Fast<'c> {
             start,
             0,
             None,
-            &mut out.nodes,
+            &mut out.phase_nodes,
         )?
         else {
+            out.nodes = out.phase_nodes.iter().sum();
             return Ok(out);
         };
         // Moves of one base meeting where phases join merge (`F F2` is `F'`).
@@ -177,6 +183,7 @@ impl<'c> Fast<'c> {
             // answer, with nothing to try instead.
             out.exhausted = true;
             out.optimal = words.is_none();
+            out.nodes = out.phase_nodes.iter().sum();
             out.solution = Some(best);
             return Ok(out);
         }
@@ -211,7 +218,7 @@ impl<'c> Fast<'c> {
             let mut seen = 0usize;
             let mut at_slack = 0usize;
             let mut error = None;
-            let nodes = &mut out.nodes;
+            let nodes = &mut out.phase_nodes;
             let tried = &mut out.tried;
             let best_ref = &mut best;
             let lengths_ref = &mut out.phase_lengths;
@@ -264,7 +271,7 @@ impl<'c> Fast<'c> {
                     }
                 },
             )?;
-            out.nodes += outcome.nodes;
+            out.phase_nodes[0] += outcome.nodes;
             if let Some(e) = error {
                 return Err(e);
             }
@@ -300,6 +307,7 @@ impl<'c> Fast<'c> {
                 out.optimal = optimal;
             }
         }
+        out.nodes += out.phase_nodes.iter().sum::<u64>();
         out.solution = Some(best);
         Ok(out)
     }
@@ -346,7 +354,8 @@ type Answer = (Vec<MoveId>, Vec<usize>);
 /// phase `from + j`), then what is left by `words`; with `room`, the whole must take at
 /// most that many moves (only the last searched phase is bounded, the others take their
 /// optimal solutions). `None` when a phase has no solution within its bound. Each
-/// phase's length comes with the moves (the words' last).
+/// phase's length comes with the moves (the words' last). Each phase's search nodes are
+/// added to `nodes[i]`.
 #[allow(clippy::too_many_arguments)]
 fn continue_from(
     puzzle: &Puzzle,
@@ -356,7 +365,7 @@ fn continue_from(
     state: &State,
     from: usize,
     room: Option<usize>,
-    nodes: &mut u64,
+    nodes: &mut [u64],
 ) -> Result<Option<Answer>, SearchError> {
     let mut state = state.clone();
     let mut moves = Vec::new();
@@ -367,7 +376,8 @@ fn continue_from(
             Some(r) if i + 1 == phases.len() => (r - moves.len()) as u32,
             _ => SolveSettings::default().max_depth,
         };
-        let Some(sol) = solve_phase(&mut solvers[i - from], phase, &state, bound, nodes)? else {
+        let Some(sol) = solve_phase(&mut solvers[i - from], phase, &state, bound, &mut nodes[i])?
+        else {
             return Ok(None);
         };
         state = puzzle.apply_sequence(&state, &sol);

@@ -11,9 +11,7 @@ use super::{EXIT_NO_SOLUTION, EXIT_OK};
 use anyhow::Context;
 use ksolve::chain::{coset_limit, Chain, Effort, Fast};
 use ksolve::progress::{format_duration, Progress};
-use ksolve::puzzle::{
-    Goal, Metric, MoveId, Puzzle, Relabel, Scramble, ScrambleSource, SolveSettings, State,
-};
+use ksolve::puzzle::{Goal, Metric, MoveId, Puzzle, Relabel, Scramble, ScrambleSource, State};
 use ksolve::rng::Rng;
 use ksolve::search::Solver;
 use ksolve::solve::{Reachability, Starts};
@@ -29,9 +27,10 @@ pub struct FastArgs {
     /// Solve phase by phase along a chain of subgroups (`ksolve chain DEF` shows it)
     /// instead of optimally: short solutions in a fraction of a second where an optimal
     /// search would take minutes or never end. Each shorter answer is printed as found.
-    /// A goal is reached when it is one position given in full; MoveLimits, Slack, the
-    /// quarter-turn metric and `?` are refused; MaxDepth does not bound the answers
-    /// (--max-length stops at a length).
+    /// A goal is reached when it is one position given in full; the phases choose
+    /// their moves from those --moves (or `F* 0` limits) leave; MoveLimits that count
+    /// moves, Slack, the quarter-turn metric and `?` are refused; MaxDepth does not
+    /// bound the answers (--max-length stops at a length).
     #[arg(long, conflicts_with_all = ["database", "steps", "count", "sort_by", "metrics", "shard", "shards", "out"])]
     pub fast: bool,
     /// With --fast: keep improving each answer for this many seconds.
@@ -105,8 +104,18 @@ pub fn run(
     scrambles: &[Scramble],
     bars: &Bars,
 ) -> anyhow::Result<u8> {
-    // What the chain does not do is refused rather than ignored.
-    let defaults = SolveSettings::for_puzzle(puzzle);
+    // The chain chooses its moves from the base moves the scramble file's limits (or
+    // --moves) leave whole, the definition's `SearchMoves` by default: the 4x4x4's
+    // wide turns searched as moves of their own make every phase count in the outer
+    // block turn metric. Limits that count moves are refused below.
+    let searched = scrambles
+        .first()
+        .and_then(|s| puzzle.searched_under(&s.settings.limits));
+    let narrowed = searched.clone().map(|searched| Puzzle {
+        searched,
+        ..puzzle.clone()
+    });
+    let puzzle = narrowed.as_ref().unwrap_or(puzzle);
     // Per scramble: its goal as one position with the renaming onto solved, if any.
     let mut goals: Vec<Option<(State, Relabel)>> = Vec::with_capacity(scrambles.len());
     for s in scrambles {
@@ -117,8 +126,12 @@ pub fn run(
                  of one position, given in full, whose pieces are told apart as the \
                  solved state's are)",
             )
-        } else if s.settings.limits != defaults.limits {
-            Some("MoveLimits or --moves (the chain chooses its moves phase by phase)")
+        } else if searched.is_none() || puzzle.searched_under(&s.settings.limits) != searched {
+            Some(
+                "MoveLimits that count moves, or limits that differ between scrambles (the \
+                 chain chooses its moves phase by phase, from the moves a MoveLimits block \
+                 of `F* 0` lines or --moves leaves)",
+            )
         } else if s.settings.slack > 0 {
             Some("Slack (the chain gives one answer, improved)")
         } else if s.settings.metric != Metric::Htm {
@@ -251,6 +264,7 @@ pub fn run(
                 "exhausted": outcome.exhausted,
                 "optimal": outcome.optimal,
                 "nodes": outcome.nodes,
+                "phase_nodes": outcome.phase_nodes,
                 "seconds": took.as_secs_f64(),
             });
             output_line(format_args!("{record}"))?;

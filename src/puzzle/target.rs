@@ -174,6 +174,27 @@ impl Puzzle {
         }
     }
 
+    /// The base moves a search may use under `limits`, when the limits do no more than
+    /// forbid whole base moves (as `--moves`, the definition's `SearchMoves` and a
+    /// `MoveLimits` block of `F* 0` lines write them); `None` when a limit counts moves
+    /// or names single powers. A solver that chooses its own moves (the chain's phases)
+    /// takes this as the set it chooses from.
+    pub fn searched_under(&self, limits: &[MoveLimit]) -> Option<Vec<bool>> {
+        let mut searched = vec![true; self.base_moves.len()];
+        for limit in limits {
+            if limit.max != 0 {
+                return None;
+            }
+            for key in &limit.keys {
+                match *key {
+                    LimitKey::Family(b) => searched[b] = false,
+                    LimitKey::Move(_) => return None,
+                }
+            }
+        }
+        Some(searched)
+    }
+
     /// `limits` (a scramble file's `MoveLimits` block) with the default limit of 0 on
     /// the unsearched base moves the block does not name: naming one is what lets a
     /// search use it.

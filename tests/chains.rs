@@ -298,8 +298,21 @@ fn fast_searches_the_moves_given() {
         format!("MoveLimits\nD* 0\nL* 0\nF* 0\nB* 0\nEnd\nScrambleAlg s\n{scramble}\nEnd\n"),
     )
     .unwrap();
-    let by_flag = ["solve", "puzzles/3x3x3.def", "--alg", scramble, "--fast", "--moves", "R,U"];
-    let by_file = ["solve", "puzzles/3x3x3.def", file.to_str().unwrap(), "--fast"];
+    let by_flag = [
+        "solve",
+        "puzzles/3x3x3.def",
+        "--alg",
+        scramble,
+        "--fast",
+        "--moves",
+        "R,U",
+    ];
+    let by_file = [
+        "solve",
+        "puzzles/3x3x3.def",
+        file.to_str().unwrap(),
+        "--fast",
+    ];
     for args in [&by_flag[..], &by_file[..]] {
         let out = json_lines(dir.path(), args);
         let v = &out[0];
@@ -314,7 +327,10 @@ fn fast_searches_the_moves_given() {
         }
     }
     // Without the limits the chain searches every face.
-    let out = json_lines(dir.path(), &["solve", "puzzles/3x3x3.def", "--alg", "R U F", "--fast"]);
+    let out = json_lines(
+        dir.path(),
+        &["solve", "puzzles/3x3x3.def", "--alg", "R U F", "--fast"],
+    );
     assert_eq!(out[0]["length"], 3, "{}", out[0]);
     // A position the moves given cannot reach has no answer.
     let (code, _, _) = crate::common::output(crate::common::ksolve().current_dir(root()).args([

@@ -152,6 +152,7 @@ impl<'c> Fast<'c> {
             start,
             0,
             None,
+            None,
             &mut out.phase_nodes,
         )?
         else {
@@ -210,9 +211,12 @@ impl<'c> Fast<'c> {
                 goal: phase0.goal.clone(),
                 ..SolveSettings::default()
             };
+            // A try in progress ends at the deadline too: one later phase's search may
+            // take seconds (the 4x4x4's pairing).
             let options = SolveOptions {
                 count: Some(cap),
                 threads: Some(1),
+                deadline: effort.deadline,
                 ..SolveOptions::default()
             };
             let mut seen = 0usize;
@@ -248,7 +252,18 @@ impl<'c> Fast<'c> {
                     *tried += 1;
                     let state = puzzle.apply_sequence(start, &moves);
                     let room = best_ref.len() - moves.len() - 1;
-                    match continue_from(puzzle, phases, words, rest, &state, 1, Some(room), nodes) {
+                    let deadline = effort.deadline;
+                    match continue_from(
+                        puzzle,
+                        phases,
+                        words,
+                        rest,
+                        &state,
+                        1,
+                        Some(room),
+                        deadline,
+                        nodes,
+                    ) {
                         Ok(Some((tail, lengths))) => {
                             *lengths_ref = std::iter::once(moves.len()).chain(lengths).collect();
                             let mut whole = moves;
@@ -274,6 +289,10 @@ impl<'c> Fast<'c> {
             out.phase_nodes[0] += outcome.nodes;
             if let Some(e) = error {
                 return Err(e);
+            }
+            // Time is up: what this round did not reach was not tried.
+            if outcome.timed_out {
+                break;
             }
             if seen >= cap {
                 // The round was cut short by the count: the same slack again, further.
@@ -355,7 +374,7 @@ type Answer = (Vec<MoveId>, Vec<usize>);
 /// most that many moves (only the last searched phase is bounded, the others take their
 /// optimal solutions). `None` when a phase has no solution within its bound. Each
 /// phase's length comes with the moves (the words' last). Each phase's search nodes are
-/// added to `nodes[i]`.
+/// added to `nodes[i]`. A search still running at `deadline` gives no answer.
 #[allow(clippy::too_many_arguments)]
 fn continue_from(
     puzzle: &Puzzle,
@@ -365,6 +384,7 @@ fn continue_from(
     state: &State,
     from: usize,
     room: Option<usize>,
+    deadline: Option<Instant>,
     nodes: &mut [u64],
 ) -> Result<Option<Answer>, SearchError> {
     let mut state = state.clone();
@@ -376,8 +396,8 @@ fn continue_from(
             Some(r) if i + 1 == phases.len() => (r - moves.len()) as u32,
             _ => SolveSettings::default().max_depth,
         };
-        let Some(sol) = solve_phase(&mut solvers[i - from], phase, &state, bound, &mut nodes[i])?
-        else {
+        let solver = &mut solvers[i - from];
+        let Some(sol) = solve_phase(solver, phase, &state, bound, deadline, &mut nodes[i])? else {
             return Ok(None);
         };
         state = puzzle.apply_sequence(&state, &sol);
@@ -398,12 +418,14 @@ fn continue_from(
 }
 
 /// One phase's optimal solution from `state` within `bound` moves, in the puzzle's
-/// moves.
+/// moves; `None` when there is none, or when the search was still running at
+/// `deadline`.
 fn solve_phase(
     solver: &mut Solver,
     phase: &Phase,
     state: &State,
     bound: u32,
+    deadline: Option<Instant>,
     nodes: &mut u64,
 ) -> Result<Option<Vec<MoveId>>, SearchError> {
     let position = phase.position(state);
@@ -417,6 +439,7 @@ fn solve_phase(
     let options = SolveOptions {
         count: Some(1),
         threads: None,
+        deadline,
         ..SolveOptions::default()
     };
     let mut found: Option<Vec<MoveId>> = None;

@@ -16,6 +16,7 @@ use ksolve::rng::Rng;
 use ksolve::search::Solver;
 use ksolve::solve::{Reachability, Starts};
 use ksolve::storage::cache::TableCache;
+use ksolve::table::plan::PlannedTable;
 use ksolve::table::Tables;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -73,6 +74,23 @@ pub fn chain_solver<'c>(
         let key = [bytes, &phase.key_bytes()].concat();
         Tables::new(table.cache(def, &phase.puzzle, &key, progress), share)
     })
+}
+
+/// The tables each phase of `chain` would choose when the phases share `budget` as
+/// [`chain_solver`] shares it (planned, nothing built); `None` when one does not fit.
+fn phase_plans(chain: &Chain, budget: u64) -> Option<Vec<Vec<PlannedTable>>> {
+    let share = budget / chain.phases.len().max(1) as u64;
+    chain
+        .phases
+        .iter()
+        .map(|p| {
+            let tables = Tables::new(TableCache::in_memory(), share);
+            let view = Solver::new(&p.puzzle, tables)
+                .plan(p.goal.is_some(), false)
+                .ok()?;
+            Some(view.report.chosen)
+        })
+        .collect()
 }
 
 /// First-phase solutions tried per position without `--time`: enough that a random
@@ -154,18 +172,25 @@ pub fn run(
     let fast_args = &args.fast;
     let chain = chain_for(puzzle, fast_args.chain.as_deref(), budget)?;
     // With --time the optimal search may prove an answer optimal: it takes three
-    // quarters of the budget, and the phases share the rest, where both fit their
-    // shares (planned, nothing built). Where they do not (the 4x4x4's wings, or a small
-    // --memory), no optimal search would finish anyway, and the phases keep the whole
-    // budget.
+    // quarters of the budget, and the phases share the rest, where the phases plan the
+    // same tables in their quarter as in the whole budget and the optimal search's
+    // tables fit the rest (planned, nothing built). Where they do not (the 4x4x4's
+    // pairing takes a larger table than a quarter holds, or a small --memory), no
+    // optimal search would finish anyway, and the phases keep the whole budget.
     let quarter = budget / 4;
     let mut proving = None;
     if fast_args.time.is_some() && chain.phases.len() > 1 {
-        let mut phases = chain_solver(&args.table, &args.def, puzzle, bytes, &chain, quarter, bars);
-        let optimal = Tables::new(TableCache::in_memory(), budget - quarter);
-        let fits =
-            phases.plans().is_ok() && Solver::new(puzzle, optimal).plan(false, false).is_ok();
+        let in_quarter = phase_plans(&chain, quarter);
+        let fits = in_quarter.is_some()
+            && in_quarter == phase_plans(&chain, budget)
+            && Solver::new(
+                puzzle,
+                Tables::new(TableCache::in_memory(), budget - quarter),
+            )
+            .plan(false, false)
+            .is_ok();
         if fits {
+            let phases = chain_solver(&args.table, &args.def, puzzle, bytes, &chain, quarter, bars);
             let cache = args.table.cache(&args.def, puzzle, bytes, bars);
             proving = Some(phases.with_optimal(Tables::new(cache, budget - quarter)));
         }

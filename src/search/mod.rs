@@ -310,7 +310,10 @@ impl<'p> Solver<'p> {
             None => None,
         };
         let ordinary = share.as_ref().map_or(self.tables.budget(), |s| s.ordinary);
-        let report = crate::table::plan::plan_report(puzzle, ordinary)?;
+        let mut report = crate::table::plan::plan_report(puzzle, ordinary)?;
+        if share.as_ref().is_none_or(|s| s.plan.is_none()) {
+            crate::table::plan::add_extra_table(puzzle, &mut report, ordinary);
+        }
         Ok(PlanView {
             share,
             ordinary,

@@ -312,6 +312,33 @@ impl Tables {
         }
     }
 
+    /// The tables planned for `goal` in `budget` (`None`: the solver's own, as
+    /// [`Tables::pruning_in`] takes it): the planner's choice, with its extra table
+    /// ([`plan::add_extra_table`]) in the solver's own budget where no reduced table is
+    /// planned beside them. A trial's smaller budget goes without: the trial is there
+    /// so that a position its tables answer quickly never waits for large builds.
+    fn planned(
+        &self,
+        puzzle: &Puzzle,
+        goal: Option<&Goal>,
+        budget: Option<u64>,
+    ) -> Result<Vec<plan::PlannedTable>, CompError> {
+        let trial = budget.is_some();
+        let budget = budget.unwrap_or_else(|| self.ordinary_budget(goal));
+        let mut report = plan::plan_report_with(puzzle, budget, goal.is_none())?;
+        if !trial && self.extra_allowed(goal) {
+            plan::add_extra_table(puzzle, &mut report, budget);
+        }
+        Ok(report.chosen)
+    }
+
+    /// Whether the ordinary tables for `goal` may take the planner's extra table: not
+    /// where a reduced table was planned beside the definition's own, since that
+    /// share was weighed without it ([`plan::add_extra_table`]).
+    pub fn extra_allowed(&self, goal: Option<&Goal>) -> bool {
+        !(goal.is_none() && self.share.as_ref().is_some_and(|s| s.plan.is_some()))
+    }
+
     /// [`Tables::pruning`] planned in `budget` instead of the solver's own (`None`), as
     /// a trial search uses ([`Tables::trial_budget`]).
     pub fn pruning_in(
@@ -325,8 +352,7 @@ impl Tables {
         let key = (metric, self.goal_id(goal), budget);
         if !self.pruning.contains_key(&key) {
             let mut built = Vec::new();
-            let budget = budget.unwrap_or_else(|| self.ordinary_budget(goal));
-            let planned_all = plan::plan_report_with(puzzle, budget, goal.is_none())?.chosen;
+            let planned_all = self.planned(puzzle, goal, budget)?;
             // A build of more than a gigabyte is announced with its size, a rough time
             // and a quicker --memory, before anything is built.
             let to_build: Vec<&plan::PlannedTable> = planned_all
@@ -396,8 +422,7 @@ impl Tables {
         {
             return Ok(0);
         }
-        let budget = budget.unwrap_or_else(|| self.ordinary_budget(goal));
-        let planned = plan::plan_report_with(puzzle, budget, goal.is_none())?.chosen;
+        let planned = self.planned(puzzle, goal, budget)?;
         let nm = puzzle.moves.len() as u64;
         let mut entries = 0u64;
         let mut seen: Vec<&CompSpec> = Vec::new();

@@ -301,19 +301,20 @@ pub fn split_groups(
     };
     let parts = grouped(&labels);
     // Without a wildcard, the pieces of one label fill, orbit by orbit, the positions
-    // the other labels leave: the parts need not track them. The label with the most
-    // pieces is left out where that saves a part (a set of two colours, as a chain
-    // phase's 16 and 8 centres, would otherwise get two parts that see the same thing,
-    // each with a move table of its own); where it saves none, tracking it keeps the
-    // last part's table sharper. A part that carries its pieces' twists (`ori_n` above
-    // 1) must track every label, or some twists would go unseen.
-    if wildcard.is_none() && ori_n == 1 && labels.len() > 1 {
+    // the other labels leave. Where the other labels all fit one part, that part alone
+    // tells where they are: a part of their own would see the same thing through a
+    // move table of its own (a chain phase's two colours of centres, 16 and 8), so
+    // the label with the most pieces is left out. With more parts it is tracked: a
+    // table of it (or of it with another part) sees what no single other part does.
+    // A part that carries its pieces' twists (`ori_n` above 1) must track every label,
+    // or some twists would go unseen.
+    if wildcard.is_none() && ori_n == 1 && parts.len() == 2 {
         let total = |l: &u16| held[l].iter().map(|&(_, c)| c).sum::<u64>();
         if let Some(most) = (0..labels.len()).max_by_key(|&k| total(&labels[k])) {
             let mut fewer = labels.clone();
             fewer.remove(most);
             let without = grouped(&fewer);
-            if without.len() < parts.len() {
+            if without.len() == 1 {
                 return Some(without);
             }
         }
@@ -470,9 +471,21 @@ mod tests {
             .collect();
         assert_eq!(
             parts,
-            vec![vec![0, 1, 2, 3, 3, 3, 3], vec![3, 3, 3, 0, 1, 2, 3]]
+            vec![
+                vec![0, 1, 2, 3, 3, 3, 3],
+                vec![3, 3, 3, 0, 1, 2, 3],
+                vec![1, 1, 1, 1, 1, 1, 0]
+            ]
         );
-        // The last piece stands where the first six leave room: no part tracks it.
+        // Two labels over two parts: the second fills what the first leaves, so one
+        // part sees it all, but for a part that carries twists.
+        let parts = split_relabel(&p, 0, &[0, 0, 0, 1, 1, 1, 1], None, 1, 20);
+        assert_eq!(parts, vec![(vec![0, 0, 0, 1, 1, 1, 1], 1)]);
+        assert_eq!(
+            split_relabel(&p, 0, &[0, 0, 0, 1, 1, 1, 1], None, 3, 1000).len(),
+            2
+        );
+        // Together the parts tell every arrangement apart.
         let parts = split_relabel(&p, 0, &[0, 1, 2, 3, 4, 5, 6], None, 1, 7 * 6 * 5);
         let comps: Vec<Component> = parts
             .into_iter()
@@ -493,10 +506,5 @@ mod tests {
             let perm = s.sets[0].perm.clone();
             assert_eq!(*seen.entry(values).or_insert_with(|| perm.clone()), perm);
         }
-        // Where a part carries its pieces' twists, every piece is tracked.
-        assert_eq!(
-            split_relabel(&p, 0, &[0, 1, 2, 3, 4, 5, 6], None, 3, 7 * 6 * 5 * 27).len(),
-            3
-        );
     }
 }

@@ -444,12 +444,7 @@ pub fn plan_report_with(
         }
         limits.push(last.saturating_mul(4).min(MAX_COMPONENT_VALUES));
     }
-    let goal_specs: Vec<CompSpec> = (0..puzzle.sets.len())
-        .flat_map(|set| {
-            let (parts, ori) = set_specs_with(puzzle, set, puzzle.ignore.get(set), base);
-            parts.into_iter().chain(ori)
-        })
-        .collect();
+    let goal_specs = goal_specs(puzzle);
     let mut candidates: Vec<Candidate> = Vec::new();
     for limit in limits {
         let tables = plan_with(puzzle, budget - goal, limit, &goal_specs, skip);
@@ -508,16 +503,21 @@ fn extra_move_bytes(puzzle: &Puzzle, tables: &[PlannedTable], goal: &[CompSpec])
     bytes
 }
 
-/// `report` (planned in `budget`) with [`with_extra`]'s table added to the chosen plan
-/// where the budget holds it.
-pub fn add_extra_table(puzzle: &Puzzle, report: &mut PlanReport, budget: u64) {
+/// The components of the definition's goal test, as the planner counts them.
+fn goal_specs(puzzle: &Puzzle) -> Vec<CompSpec> {
     let limit = component_limit(puzzle);
-    let goal_specs: Vec<CompSpec> = (0..puzzle.sets.len())
+    (0..puzzle.sets.len())
         .flat_map(|set| {
             let (parts, ori) = set_specs_with(puzzle, set, puzzle.ignore.get(set), limit);
             parts.into_iter().chain(ori)
         })
-        .collect();
+        .collect()
+}
+
+/// `report` (planned in `budget`) with [`with_extra`]'s table added to the chosen plan
+/// where the budget holds it.
+pub fn add_extra_table(puzzle: &Puzzle, report: &mut PlanReport, budget: u64) {
+    let goal_specs = goal_specs(puzzle);
     let goal = goal_bytes(puzzle, &puzzle.ignore);
     let held = budget
         .saturating_sub(goal)

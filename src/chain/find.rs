@@ -15,7 +15,8 @@
 //! that fails is struck out and the path found again.
 
 use super::parity::{is_parity, Parities};
-use super::target::{Step, FOUND_GOALS};
+use super::symmetric::alike_orbits;
+use super::target::{Step, FOUND_GOALS, MAX_CLOSURE};
 use super::{Chain, ChainError, Phase, Subgroup, Target, Words};
 use crate::group::BigUint;
 use crate::puzzle::Puzzle;
@@ -82,6 +83,11 @@ fn phase_cost(puzzle: &Puzzle, upper: &Subgroup, ln_cosets: f64) -> f64 {
 /// [`unit`]), so a Rotate board (16 points) may count 600 subgroups.
 const GREEDY_WORK: usize = 600;
 const GREEDY_PICTURE_WORK: usize = 300;
+/// What the checks of the phases of cheapest paths may spend, in the same units: the
+/// 4x4x4 checks 12 phases before its chain in outer block turns is found (20 s), and
+/// about 40 before its chain in slice turns (two and a half minutes; a check that
+/// refines a picture takes up to 10 s there).
+const CHECK_WORK: usize = 1200;
 
 /// The work units one count costs on `puzzle`: the stabiliser chain's cost grows
 /// faster than its points (more levels, each with longer orbits and permutations), so
@@ -139,8 +145,28 @@ pub fn find(real: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
     let mut struck: HashSet<(Subgroup, Subgroup)> = HashSet::new();
     // The longest descent of exact phases seen, should no chain reach the bottom.
     let mut partial: Vec<Phase> = Vec::new();
+    // Where the subgroups of single steps are too many to count, those that step alike
+    // moves together may not be.
+    // moves together may not be. Their phases may have as many goal pictures as a
+    // user's chain: a step of whole orbits keeps its pieces in patterns the planner
+    // has tables for (pairs of wings on the 4x4x4), where single steps that the
+    // search would otherwise prefer leave goals no table sees.
+    let (all, max_goals) = match top.all_below(puzzle, EXHAUSTIVE) {
+        Some(all) => (Some(all), FOUND_GOALS),
+        None => {
+            let orbits = alike_orbits(puzzle, &top);
+            match top.all_below_alike(puzzle, &orbits, EXHAUSTIVE) {
+                Some(all) => (Some(all), MAX_CLOSURE),
+                None => (None, FOUND_GOALS),
+            }
+        }
+    };
+    let mut checked = Checked {
+        max_goals,
+        known: HashMap::new(),
+    };
     for _ in 0..64 {
-        let path = match top.all_below(puzzle, EXHAUSTIVE) {
+        let path = match all.clone() {
             Some(all) => {
                 cheapest(puzzle, &top, all, &mut counts, limit, &struck).ok_or_else(Vec::new)
             }
@@ -150,7 +176,14 @@ pub fn find(real: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
             Ok(path) => (path, true),
             Err(prefix) => (prefix, false),
         };
-        let phases = exact_phases(puzzle, &parities, &path, &mut counts, &mut struck);
+        let phases = exact_phases(
+            puzzle,
+            &parities,
+            &path,
+            &mut counts,
+            &mut checked,
+            &mut struck,
+        );
         if complete && phases.len() + 1 == path.len() {
             return Ok(Chain {
                 phases,
@@ -162,7 +195,9 @@ pub fn find(real: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
         if phases.len() > partial.len() {
             partial = phases;
         }
-        if !complete {
+        // A check refines pictures and may list a million goals (seconds each on a
+        // 4x4x4), so paths are tried only while the checks' work lasts.
+        if !complete || checked.known.len() * unit(puzzle) > CHECK_WORK {
             break;
         }
     }
@@ -190,6 +225,14 @@ pub fn find(real: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
     })
 }
 
+/// The pictures of phases checked so far, each checked once however many paths pass
+/// through it (a check lists up to a million goal pictures), and the most goal
+/// pictures a phase may have.
+struct Checked {
+    max_goals: u64,
+    known: HashMap<(Subgroup, Subgroup), Option<(Target, BigUint)>>,
+}
+
 /// The phases of `path` up to the first whose picture is not exact (that one is struck
 /// out, so that the next path found avoids it).
 fn exact_phases(
@@ -197,24 +240,32 @@ fn exact_phases(
     parities: &Parities,
     path: &[Subgroup],
     counts: &mut Counts,
+    checked: &mut Checked,
     struck: &mut HashSet<(Subgroup, Subgroup)>,
 ) -> Vec<Phase> {
     let mut phases = Vec::new();
     for pair in path.windows(2) {
         let (upper, lower) = (&pair[0], &pair[1]);
-        let (cu, cl) = (counts.of(upper), counts.of(lower));
-        let exact = match (cu, cl) {
-            (Some(cu), Some(cl)) => Target::exact(
-                puzzle,
-                &Step {
-                    upper: &upper.generators(puzzle),
-                    lower: &lower.generators(puzzle),
-                    upper_count: &cu,
-                    lower_count: &cl,
-                    max_goals: FOUND_GOALS,
-                },
-            ),
-            _ => None,
+        let key = (upper.clone(), lower.clone());
+        let exact = match checked.known.get(&key) {
+            Some(known) => known.clone(),
+            None => {
+                let exact = match (counts.of(upper), counts.of(lower)) {
+                    (Some(cu), Some(cl)) => Target::exact(
+                        puzzle,
+                        &Step {
+                            upper: &upper.generators(puzzle),
+                            lower: &lower.generators(puzzle),
+                            upper_count: &cu,
+                            lower_count: &cl,
+                            max_goals: checked.max_goals,
+                        },
+                    ),
+                    _ => None,
+                };
+                checked.known.insert(key, exact.clone());
+                exact
+            }
         };
         match exact {
             Some((target, cosets)) => phases.push(Phase::new(

@@ -37,7 +37,9 @@ mod parity;
 mod phase;
 mod search;
 mod split;
+mod stored;
 mod subgroup;
+mod symmetric;
 mod target;
 #[cfg(test)]
 mod tests;
@@ -45,6 +47,7 @@ mod tests;
 pub use find::{coset_limit, find, EXHAUSTIVE};
 pub use phase::Phase;
 pub use search::{Effort, Fast, FastOutcome};
+pub use stored::find_cached;
 pub use subgroup::Subgroup;
 pub use target::Target;
 

@@ -143,6 +143,11 @@ impl Phase {
         }
     }
 
+    /// The picture of the lower group the phase ends in.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
     /// How many pictures the phase's goal holds: 1, or every picture the lower group
     /// shows when the picture had to be refined.
     pub fn goal_pictures(&self) -> u64 {

@@ -101,11 +101,25 @@ impl Subgroup {
     /// Every subgroup below `self` of this form, or `None` when there are more than
     /// `cap` of them.
     pub fn all_below(&self, puzzle: &Puzzle, cap: usize) -> Option<Vec<Subgroup>> {
-        let mut choices: Vec<Vec<u32>> = Vec::new();
-        let mut total = 1usize;
-        for (b, m) in puzzle.base_moves.iter().enumerate() {
+        let singles: Vec<Vec<usize>> = (0..self.steps.len()).map(|b| vec![b]).collect();
+        self.all_below_alike(puzzle, &singles, cap)
+    }
+
+    /// Every subgroup below `self` whose steps are the same on every move of each of
+    /// `orbits` (moves in no orbit keep their step), or `None` when there are more than
+    /// `cap` of them.
+    pub fn all_below_alike(
+        &self,
+        puzzle: &Puzzle,
+        orbits: &[Vec<usize>],
+        cap: usize,
+    ) -> Option<Vec<Subgroup>> {
+        let mut out = vec![self.clone()];
+        for orbit in orbits {
+            let b = orbit[0];
+            let m = &puzzle.base_moves[b];
             let s = self.steps[b];
-            let c: Vec<u32> = if s >= m.order {
+            let choices: Vec<u32> = if s >= m.order {
                 vec![m.order]
             } else if m.directed {
                 vec![s, m.order]
@@ -115,17 +129,17 @@ impl Subgroup {
                     .map(|k| s * k)
                     .collect()
             };
-            total = total.checked_mul(c.len()).filter(|&t| t <= cap)?;
-            choices.push(c);
-        }
-        let mut out = vec![Subgroup { steps: Vec::new() }];
-        for c in choices {
+            if out.len().checked_mul(choices.len())? > cap {
+                return None;
+            }
             out = out
                 .into_iter()
                 .flat_map(|g| {
-                    c.iter().map(move |&s| {
+                    choices.iter().map(move |&step| {
                         let mut g = g.clone();
-                        g.steps.push(s);
+                        for &o in orbit {
+                            g.steps[o] = step;
+                        }
                         g
                     })
                 })
@@ -149,7 +163,7 @@ impl Subgroup {
 }
 
 /// The distinct prime factors of `n`, ascending.
-fn prime_factors(mut n: u32) -> Vec<u32> {
+pub(super) fn prime_factors(mut n: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut p = 2;
     while p * p <= n {

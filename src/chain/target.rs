@@ -264,6 +264,39 @@ impl Target {
         out
     }
 
+    /// The target that merges labels as `relabel` says and leaves free the twists
+    /// `free` marks, with `goals` pictures (as a stored chain keeps it); `None` when
+    /// their shapes do not fit `puzzle` or a label's image is not a label.
+    pub fn from_parts(
+        puzzle: &Puzzle,
+        relabel: Vec<Vec<u16>>,
+        free: Vec<IgnoreMask>,
+        goals: u64,
+    ) -> Option<Target> {
+        let fits = relabel.len() == puzzle.sets.len()
+            && free.len() == puzzle.sets.len()
+            && puzzle.sets.iter().enumerate().all(|(k, set)| {
+                let labels = &puzzle.solved.sets[k].perm;
+                let r = &relabel[k];
+                free[k].perm.len() == set.size
+                    && free[k].ori.len() == set.size
+                    && labels.iter().all(|&l| (l as usize) < r.len())
+                    && r.iter().all(|&l| (l as usize) < r.len())
+            })
+            && goals >= 1;
+        if !fits {
+            return None;
+        }
+        let mut target = Target {
+            state: puzzle.solved.clone(),
+            relabel,
+            free,
+            goals,
+        };
+        target.state = target.picture(&puzzle.solved);
+        Some(target)
+    }
+
     /// `state`, a position of the puzzle, as this target pictures it: labels merged,
     /// orientation zero where it is not kept.
     pub fn picture(&self, state: &State) -> State {

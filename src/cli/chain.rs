@@ -42,7 +42,13 @@ pub fn run(args: ChainArgs) -> anyhow::Result<u8> {
     let bars = Bars::new(true);
     let (puzzle, bytes, _) = super::input::definition(&args.def, &bars)?;
     let budget = args.table.budget();
-    let chain = chain_for(&puzzle, args.chain.as_deref(), budget)?;
+    let chain = chain_for(
+        &puzzle,
+        args.chain.as_deref(),
+        budget,
+        &args.table.cache(&args.def, &puzzle, &bytes, &bars),
+        &bars,
+    )?;
     let mut fast = chain_solver(
         &args.table,
         &args.def,

@@ -102,6 +102,8 @@ pub fn chain_for(
     puzzle: &Puzzle,
     file: Option<&std::path::Path>,
     budget: u64,
+    cache: &TableCache,
+    progress: &dyn Progress,
 ) -> anyhow::Result<Chain> {
     match file {
         Some(path) => {
@@ -109,7 +111,12 @@ pub fn chain_for(
                 .with_context(|| format!("cannot read the chain file {}", path.display()))?;
             Ok(Chain::read(puzzle, &text, &path.display().to_string())?)
         }
-        None => Ok(ksolve::chain::find(puzzle, &coset_limit(budget))?),
+        None => Ok(ksolve::chain::find_cached(
+            puzzle,
+            &coset_limit(budget),
+            cache,
+            progress,
+        )?),
     }
 }
 
@@ -170,7 +177,13 @@ pub fn run(
     }
     let budget = args.table.budget();
     let fast_args = &args.fast;
-    let chain = chain_for(puzzle, fast_args.chain.as_deref(), budget)?;
+    let chain = chain_for(
+        puzzle,
+        fast_args.chain.as_deref(),
+        budget,
+        &args.table.cache(&args.def, puzzle, bytes, bars),
+        bars,
+    )?;
     // With --time the optimal search may prove an answer optimal: it takes three
     // quarters of the budget, and the phases share the rest, where the phases plan the
     // same tables in their quarter as in the whole budget and the optimal search's

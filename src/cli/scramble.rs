@@ -71,7 +71,8 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         ));
     }
     // The chain when there is one, else the optimal search.
-    let chain = ksolve::chain::find(&puzzle, &coset_limit(budget)).ok();
+    let cache = args.table.cache(&args.def, &puzzle, &bytes, &bars);
+    let chain = ksolve::chain::find_cached(&puzzle, &coset_limit(budget), &cache, &bars).ok();
     let mut fast = chain.as_ref().map(|chain| {
         chain_solver(
             &args.table,

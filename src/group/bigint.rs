@@ -235,6 +235,20 @@ impl BigUint {
         }
         out
     }
+
+    /// The number these decimal digits write (`None` for anything but digits).
+    pub fn from_decimal(digits: &str) -> Option<BigUint> {
+        if digits.is_empty() {
+            return None;
+        }
+        let mut n = BigUint::zero();
+        for c in digits.chars() {
+            let d = c.to_digit(10)?;
+            n.mul_u64(10);
+            n = n.add(&BigUint::from(d as u64));
+        }
+        Some(n)
+    }
 }
 
 impl From<u64> for BigUint {
@@ -307,6 +321,16 @@ mod tests {
         assert_eq!(BigUint::zero().to_string(), "0");
         assert_eq!(BigUint::from(1234567u64).with_commas(), "1,234,567");
         assert_eq!(BigUint::from(123u64).with_commas(), "123");
+    }
+
+    #[test]
+    fn decimal_digits_read_back() {
+        let n = BigUint::factorial(30);
+        assert_eq!(BigUint::from_decimal(&n.to_string()), Some(n));
+        assert_eq!(BigUint::from_decimal("0"), Some(BigUint::zero()));
+        assert_eq!(BigUint::from_decimal(""), None);
+        assert_eq!(BigUint::from_decimal("12a"), None);
+        assert_eq!(BigUint::from_decimal("-1"), None);
     }
 
     #[test]

@@ -18,7 +18,9 @@
 //! first answer take 17 s, where it now takes 6.9 s.
 
 use super::{IgnoreMask, Puzzle, SetDef, State};
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
+use std::hash::BuildHasher;
 use std::sync::{Arc, OnceLock};
 
 /// The most positions a closure may list: a chain refuses a phase whose goal would
@@ -31,15 +33,22 @@ pub const MAX_CLOSURE: u64 = 1 << 21;
 pub struct Closure(Arc<OnceLock<Listing>>);
 
 /// Every position of the closure by its key, with the goal position it was reached
-/// from.
+/// from. The keys lie one after another in one buffer and the table holds their
+/// indices, so a million positions take two allocations rather than a million.
 struct Listing {
-    members: FxHashMap<Box<[u8]>, u32>,
+    /// The keys, one after another: key `i` is `bytes[ends[i - 1]..ends[i]]`.
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+    /// Per key: the start it was reached from.
+    from: Vec<u32>,
+    /// The keys' indices, hashed by their bytes.
+    table: HashTable<u32>,
 }
 
 impl std::fmt::Debug for Closure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0.get() {
-            Some(l) => write!(f, "Closure({} positions)", l.members.len()),
+            Some(l) => write!(f, "Closure({} positions)", l.from.len()),
             None => write!(f, "Closure(not listed)"),
         }
     }
@@ -78,15 +87,44 @@ impl Closure {
     }
 }
 
+impl Closure {
+    /// Lists the closure now, if it is not listed yet: a caller with a core to spare
+    /// lists it before the first goal test needs it.
+    pub fn list(
+        &self,
+        puzzle: &Puzzle,
+        starts: &[(&State, Vec<IgnoreMask>)],
+        moves: &[super::MoveId],
+    ) {
+        self.0.get_or_init(|| Listing::new(puzzle, starts, moves));
+    }
+}
+
 impl Listing {
-    /// Lists every position `moves` reach from each start, by breadth-first search,
+    /// Lists every position `moves` reach from each start, by depth-first search,
     /// stopping at [`MAX_CLOSURE`] positions (a goal made by a chain never has more).
     fn new(
         puzzle: &Puzzle,
         starts: &[(&State, Vec<IgnoreMask>)],
         moves: &[super::MoveId],
     ) -> Listing {
-        let mut members: FxHashMap<Box<[u8]>, u32> = FxHashMap::default();
+        Listing::made(puzzle, starts, moves, true)
+    }
+
+    /// [`Listing::new`], moving keys alone where it can (`by_keys`) or always moving
+    /// positions (which the tests compare it with).
+    fn made(
+        puzzle: &Puzzle,
+        starts: &[(&State, Vec<IgnoreMask>)],
+        moves: &[super::MoveId],
+        by_keys: bool,
+    ) -> Listing {
+        let mut listing = Self {
+            bytes: Vec::new(),
+            ends: Vec::new(),
+            from: Vec::new(),
+            table: HashTable::new(),
+        };
         let mut key = Vec::new();
         let sets = &puzzle.sets;
         // A finite group's closure needs only generators: where a base move's first
@@ -102,30 +140,116 @@ impl Listing {
             .collect();
         let moves = &moves[..];
         for (i, (start, masks)) in starts.iter().enumerate() {
-            let mut queue: Vec<State> = vec![(*start).clone()];
-            // The position a move makes, written over rather than allocated per move.
-            let mut next = (*start).clone();
-            write_key(sets, start, masks, &mut key);
-            if members.contains_key(&key[..]) {
+            if let Some(map) = KeyMoves::new(puzzle, start, masks, moves).filter(|_| by_keys) {
+                if !listing.walk_keys(&map, start, masks, sets, i as u32) {
+                    return listing;
+                }
                 continue;
             }
-            members.insert(key.clone().into_boxed_slice(), i as u32);
-            while let Some(s) = queue.pop() {
+            // The positions still to expand, packed one after another (a label and a
+            // twist per position), and the position taken from them and the one a move
+            // makes, both written over rather than allocated per move.
+            let mut stack: Vec<u16> = Vec::new();
+            let mut here = (*start).clone();
+            let mut next = (*start).clone();
+            write_key(sets, start, masks, &mut key);
+            let hash = Self::hash(&key);
+            if listing.find_hashed(hash, &key).is_some() {
+                continue;
+            }
+            listing.insert_new(hash, &key, i as u32);
+            pack(start, &mut stack);
+            while unpack(&mut stack, &mut here) {
                 for &m in moves {
-                    s.then_into(&puzzle.mv(m).effect, sets, &mut next);
+                    here.then_into(&puzzle.mv(m).effect, sets, &mut next);
                     write_key(sets, &next, masks, &mut key);
-                    if members.contains_key(&key[..]) {
+                    let hash = Self::hash(&key);
+                    if listing.find_hashed(hash, &key).is_some() {
                         continue;
                     }
-                    if members.len() as u64 >= MAX_CLOSURE {
-                        return Listing { members };
+                    if listing.from.len() as u64 >= MAX_CLOSURE {
+                        return listing;
                     }
-                    members.insert(key.clone().into_boxed_slice(), i as u32);
-                    queue.push(next.clone());
+                    listing.insert_new(hash, &key, i as u32);
+                    pack(&next, &mut stack);
                 }
             }
         }
-        Listing { members }
+        listing
+    }
+
+    /// Lists what `map`'s moves reach from `start` by moving keys alone: each listed
+    /// key is expanded in turn, the listing its own queue. False when the listing is
+    /// full.
+    fn walk_keys(
+        &mut self,
+        map: &KeyMoves,
+        start: &State,
+        masks: &[IgnoreMask],
+        sets: &[SetDef],
+        from: u32,
+    ) -> bool {
+        let mut key = Vec::new();
+        write_key(sets, start, masks, &mut key);
+        let hash = Self::hash(&key);
+        if self.find_hashed(hash, &key).is_some() {
+            return true;
+        }
+        let mut at = self.from.len() as u32;
+        self.insert_new(hash, &key, from);
+        let mut here = vec![0u8; key.len()];
+        while (at as usize) < self.from.len() {
+            here.copy_from_slice(self.key(at));
+            at += 1;
+            for m in 0..map.moves() {
+                map.apply(m, &here, &mut key);
+                let hash = Self::hash(&key);
+                if self.find_hashed(hash, &key).is_some() {
+                    continue;
+                }
+                if self.from.len() as u64 >= MAX_CLOSURE {
+                    return false;
+                }
+                self.insert_new(hash, &key, from);
+            }
+        }
+        true
+    }
+
+    /// The key's hash.
+    fn hash(key: &[u8]) -> u64 {
+        FxBuildHasher.hash_one(key)
+    }
+
+    /// Key `i`'s bytes.
+    fn key(&self, i: u32) -> &[u8] {
+        let i = i as usize;
+        let begin = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.bytes[begin..self.ends[i]]
+    }
+
+    /// The start the position with this key (whose hash is `hash`) was reached from, if
+    /// it is listed.
+    fn find_hashed(&self, hash: u64, key: &[u8]) -> Option<u32> {
+        self.table
+            .find(hash, |&i| self.key(i) == key)
+            .map(|&i| self.from[i as usize])
+    }
+
+    /// Adds a key not listed yet, whose hash is `hash`, reached from start `from`.
+    fn insert_new(&mut self, hash: u64, key: &[u8], from: u32) {
+        let index = self.from.len() as u32;
+        self.bytes.extend_from_slice(key);
+        self.ends.push(self.bytes.len());
+        self.from.push(from);
+        let Listing {
+            bytes, ends, table, ..
+        } = self;
+        table.insert_unique(hash, index, |&i| {
+            let i = i as usize;
+            let begin = if i == 0 { 0 } else { ends[i - 1] };
+            Self::hash(&bytes[begin..ends[i]])
+        });
     }
 
     /// The start whose closure holds `state`, seen through that start's masks.
@@ -138,12 +262,121 @@ impl Listing {
         let mut key = Vec::new();
         starts.iter().enumerate().find_map(|(i, (_, masks))| {
             write_key(&puzzle.sets, state, masks, &mut key);
-            self.members
-                .get(&key[..])
-                .filter(|&&from| starts.len() == 1 || from as usize == i)
-                .map(|&from| from as usize)
+            self.find_hashed(Self::hash(&key), &key)
+                .filter(|&from| starts.len() == 1 || from as usize == i)
+                .map(|from| from as usize)
         })
     }
+}
+
+/// The moves as maps of key bytes, where a key can be moved without its position:
+/// byte `j` of a key after move `m` is byte `src[m][j]` before it, plus `add[m][j]`
+/// modulo `modulus[j]` where `j` is a twist (`modulus` 0 for label bytes). Keys of the
+/// 4x4x4's pairing phase are moved this way four times faster than positions are
+/// moved and written as keys.
+struct KeyMoves {
+    src: Vec<Vec<u32>>,
+    add: Vec<Vec<u8>>,
+    modulus: Vec<u8>,
+}
+
+impl KeyMoves {
+    /// The maps of `moves` for keys laid out as `start`'s; `None` where `masks` leave
+    /// anything free (a free entry is written as 255 whatever the move brings there).
+    fn new(
+        puzzle: &Puzzle,
+        start: &State,
+        masks: &[IgnoreMask],
+        moves: &[super::MoveId],
+    ) -> Option<KeyMoves> {
+        if masks.iter().any(IgnoreMask::any) {
+            return None;
+        }
+        // Where each set's bytes begin, and how many bytes a label takes: as
+        // `write_key` lays them out, fixed for every position a move reaches, since
+        // moves carry labels and never change them.
+        let mut layout = Vec::with_capacity(start.sets.len());
+        let mut modulus = Vec::new();
+        for (k, s) in start.sets.iter().enumerate() {
+            let wide = s.perm.iter().any(|&l| l >= 255);
+            let n = puzzle.sets.get(k).map_or(1, |d| d.orientations);
+            let twists = puzzle.sets.get(k).is_none_or(|d| d.orientations > 1);
+            let label = if wide { 2 } else { 1 };
+            layout.push((modulus.len(), label, twists));
+            for _ in 0..s.perm.len() {
+                modulus.extend(std::iter::repeat_n(0u8, label));
+                if twists {
+                    modulus.push(n.max(1));
+                }
+            }
+        }
+        let mut src = Vec::with_capacity(moves.len());
+        let mut add = Vec::with_capacity(moves.len());
+        for &m in moves {
+            let effect = &puzzle.mv(m).effect;
+            let mut s_m = vec![0u32; modulus.len()];
+            let mut a_m = vec![0u8; modulus.len()];
+            for (k, &(begin, label, twists)) in layout.iter().enumerate() {
+                let width = label + twists as usize;
+                let e = &effect.sets[k];
+                for i in 0..e.perm.len() {
+                    let (to, from) = (begin + i * width, begin + e.perm[i] as usize * width);
+                    for b in 0..width {
+                        s_m[to + b] = (from + b) as u32;
+                    }
+                    if twists {
+                        a_m[to + label] = e.ori[i];
+                    }
+                }
+            }
+            src.push(s_m);
+            add.push(a_m);
+        }
+        Some(KeyMoves { src, add, modulus })
+    }
+
+    fn moves(&self) -> usize {
+        self.src.len()
+    }
+
+    /// The key `key` becomes under move `m`, written into `out`.
+    fn apply(&self, m: usize, key: &[u8], out: &mut Vec<u8>) {
+        out.clear();
+        out.extend(self.src[m].iter().zip(&self.add[m]).zip(&self.modulus).map(
+            |((&from, &add), &n)| match n {
+                0 => key[from as usize],
+                n => ((key[from as usize] as u16 + add as u16) % n as u16) as u8,
+            },
+        ));
+    }
+}
+
+/// Appends `state` to `stack`: per set, its labels, then its twists.
+fn pack(state: &State, stack: &mut Vec<u16>) {
+    for s in &state.sets {
+        stack.extend_from_slice(&s.perm);
+        stack.extend(s.ori.iter().map(|&o| o as u16));
+    }
+}
+
+/// Takes the last position [`pack`] appended off `stack` into `state` (which has its
+/// shape); false when the stack is empty.
+fn unpack(stack: &mut Vec<u16>, state: &mut State) -> bool {
+    if stack.is_empty() {
+        return false;
+    }
+    let width: usize = state.sets.iter().map(|s| s.perm.len() * 2).sum();
+    let mut at = stack.len() - width;
+    for s in &mut state.sets {
+        let n = s.perm.len();
+        s.perm.copy_from_slice(&stack[at..at + n]);
+        for (o, &v) in s.ori.iter_mut().zip(&stack[at + n..at + 2 * n]) {
+            *o = v as u8;
+        }
+        at += 2 * n;
+    }
+    stack.truncate(stack.len() - width);
+    true
 }
 
 /// The bytes of `state` with what `masks` leave free written as 255: per position, its
@@ -166,6 +399,50 @@ fn write_key(sets: &[SetDef], state: &State, masks: &[IgnoreMask], out: &mut Vec
                 let free_ori = mask.is_some_and(|m| m.ori.get(i) == Some(&true));
                 out.push(if free_ori { u8::MAX } else { s.ori[i] });
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::def::parse_puzzle;
+
+    /// Moving keys lists the same positions as moving positions: the closures of the
+    /// 3x3x3 under `<U, R2>` and of the 2x2x2 under `<U, R>` (which twists corners),
+    /// from a start off the solved state.
+    #[test]
+    fn keys_move_as_positions_do() {
+        for (bytes, name, moves) in [
+            (
+                &include_bytes!("../../puzzles/3x3x3.def")[..],
+                "3x3x3.def",
+                &["U", "R2"][..],
+            ),
+            (
+                &include_bytes!("../../puzzles/2x2x2.def")[..],
+                "2x2x2.def",
+                &["U", "R"][..],
+            ),
+        ] {
+            let p = parse_puzzle(bytes, name).unwrap().0;
+            let moves: Vec<_> = moves.iter().map(|m| p.move_by_name(m).unwrap()).collect();
+            let start = p.apply_sequence(&p.solved, &[p.move_by_name("F").unwrap()]);
+            let masks = vec![IgnoreMask::default(); p.sets.len()];
+            let starts = [(&start, masks)];
+            let fast = Listing::made(&p, &starts, &moves, true);
+            let slow = Listing::made(&p, &starts, &moves, false);
+            assert!(KeyMoves::new(&p, &start, &starts[0].1, &moves).is_some());
+            assert_eq!(fast.from.len(), slow.from.len(), "{name}");
+            assert!(fast.from.len() > 1000, "{name}: {}", fast.from.len());
+            for i in 0..slow.from.len() as u32 {
+                let key = slow.key(i);
+                assert_eq!(fast.find_hashed(Listing::hash(key), key), Some(0), "{name}");
+            }
+            // A position outside the closure is not found.
+            let out = p.apply_sequence(&start, &[p.move_by_name("F").unwrap()]);
+            assert_eq!(fast.find(&p, &out, &starts), None);
+            assert_eq!(fast.find(&p, &start, &starts), Some(0));
         }
     }
 }

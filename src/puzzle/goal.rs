@@ -205,6 +205,21 @@ impl Goal {
             .holds(puzzle, &starts, &self.within, state, extra)
     }
 
+    /// Lists the closure of a goal with moves [`Goal::within`] now, rather than at the
+    /// first position [`Goal::reached_by`] looks up (a chain's pairing phase lists a
+    /// million positions, seconds of work a caller may do while it does other things).
+    pub fn list_closure(&self, puzzle: &Puzzle) {
+        if !self.is_closed() {
+            return;
+        }
+        let starts: Vec<(&State, Vec<IgnoreMask>)> = self
+            .positions
+            .iter()
+            .map(|p| (&p.target.state, p.target.ignore.clone()))
+            .collect();
+        self.closure.list(puzzle, &starts, &self.within);
+    }
+
     /// Bytes that identify the goal as a set of positions (names and order do not
     /// matter), for the keys of cached tables built for it.
     pub fn key_bytes(&self) -> Vec<u8> {

@@ -222,19 +222,76 @@ impl TableCache {
         build: impl FnOnce() -> (T, Vec<u8>),
         tail: impl for<'a> FnOnce(&'a T) -> Vec<&'a [u8]>,
     ) -> T {
+        let built = self.load_or_try_build_parts(
+            kind,
+            name,
+            params,
+            progress,
+            load,
+            || Ok::<_, std::convert::Infallible>(build()),
+            tail,
+        );
+        match built {
+            Ok(t) => t,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`Cache::load_or_build`] for something whose making may fail: a failure is
+    /// returned and nothing is stored.
+    pub fn load_or_try_build<T, E>(
+        &self,
+        kind: &str,
+        name: &str,
+        params: &[u8],
+        progress: &dyn Progress,
+        load: impl FnOnce(Payload) -> Option<T>,
+        build: impl FnOnce() -> Result<(T, Vec<u8>), E>,
+    ) -> Result<T, E> {
+        self.load_or_try_build_parts(kind, name, params, progress, load, build, |_| Vec::new())
+    }
+
+    /// [`Cache::load_or_build_parts`] for something whose making may fail.
+    #[allow(clippy::too_many_arguments)]
+    fn load_or_try_build_parts<T, E>(
+        &self,
+        kind: &str,
+        name: &str,
+        params: &[u8],
+        progress: &dyn Progress,
+        load: impl FnOnce(Payload) -> Option<T>,
+        build: impl FnOnce() -> Result<(T, Vec<u8>), E>,
+        tail: impl for<'a> FnOnce(&'a T) -> Vec<&'a [u8]>,
+    ) -> Result<T, E> {
         let key = self.key(params);
         let Some(path) = self.path(name, key) else {
-            return build().0;
+            return build().map(|(t, _)| t);
         };
-        let file_name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        match open_table(&path, kind, key) {
+        if let Some(t) = self.lookup(&path, kind, key, progress, load) {
+            return Ok(t);
+        }
+        let (table, payload) = build()?;
+        let mut parts: Vec<&[u8]> = vec![&payload];
+        parts.extend(tail(&table).into_iter().filter(|p| !p.is_empty()));
+        self.store(&path, kind, key, &parts, progress);
+        Ok(table)
+    }
+
+    /// The cached file at `path`, turned into its table by `load`; `None` (with a
+    /// warning where the file is damaged or went missing) when it must be built.
+    fn lookup<T>(
+        &self,
+        path: &Path,
+        kind: &str,
+        key: u64,
+        progress: &dyn Progress,
+        load: impl FnOnce(Payload) -> Option<T>,
+    ) -> Option<T> {
+        match open_table(path, kind, key) {
             Ok(map) => match load(Payload { map, skip: 0 }) {
                 Some(t) => {
-                    mark_used(&path);
-                    return t;
+                    mark_used(path);
+                    return Some(t);
                 }
                 None => progress.warn(&format!(
                     "table file {} does not match its table; rebuilding it",
@@ -244,21 +301,22 @@ impl TableCache {
             Err(e @ TableFileError::Missing(_)) => {
                 if self
                     .manifest()
-                    .is_some_and(|m| m.tables.contains(&file_name))
+                    .is_some_and(|m| m.tables.contains(&file_name(path)))
                 {
                     progress.warn(&format!("{e} although it was built before; rebuilding it"));
                 }
             }
             Err(e) => progress.warn(&format!("{e}; rebuilding it")),
         }
-        let (table, payload) = build();
-        let mut parts: Vec<&[u8]> = vec![&payload];
-        parts.extend(tail(&table).into_iter().filter(|p| !p.is_empty()));
-        match write_table_parts(&path, kind, key, &parts) {
-            Ok(()) => self.record(&file_name),
+        None
+    }
+
+    /// Writes a built table's `parts` to `path` and records it in the manifest.
+    fn store(&self, path: &Path, kind: &str, key: u64, parts: &[&[u8]], progress: &dyn Progress) {
+        match write_table_parts(path, kind, key, parts) {
+            Ok(()) => self.record(&file_name(path)),
             Err(e) => progress.warn(&format!("cannot cache a table: {e}")),
         }
-        table
     }
 
     /// The manifest file of this definition's tables.
@@ -342,6 +400,13 @@ fn mark_used(path: &Path) {
         let now = std::time::SystemTime::now();
         let _ = file.set_times(std::fs::FileTimes::new().set_accessed(now));
     }
+}
+
+/// The name of a cache file, as the manifest lists it.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

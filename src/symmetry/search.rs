@@ -81,12 +81,46 @@ impl<'a, T> Finder<'a, T> {
         // these) follow from the point permutation, and `accept` checks that the whole
         // move list maps onto moves. Assigning them too made the search branch on every
         // family of composite moves (a 4x4x4 with both `Rw` and `3Rw` ran out of budget).
-        let assigned: Vec<&crate::puzzle::BaseMove> = puzzle
+        // Of those, a move that touches every piece another searched move touches, and
+        // more, is left to follow too: the 4x4x4's wide turns, searched beside its faces,
+        // are fixed by the faces (assigning them as well made the search run out of
+        // budget). Moves that merely cover each other's pieces together (faces and inner
+        // slices) stay assigned: left to follow, their pieces are seeded one by one.
+        let searched: Vec<&crate::puzzle::BaseMove> = puzzle
             .base_moves
             .iter()
             .enumerate()
             .filter(|&(b, _)| puzzle.searched.get(b) != Some(&false))
             .map(|(_, m)| m)
+            .collect();
+        let contains = |a: &crate::puzzle::BaseMove, b: &crate::puzzle::BaseMove| {
+            a.touched != b.touched
+                && a.touched
+                    .iter()
+                    .zip(&b.touched)
+                    .all(|(ta, tb)| ta.iter().zip(tb).all(|(&x, &y)| x || !y))
+        };
+        let larger = |m: &crate::puzzle::BaseMove| searched.iter().any(|&o| contains(m, o));
+        // Only where the moves kept touch all its pieces: the Megaminx's `R++` alone
+        // moves its centres, which no search could place one by one.
+        let mut covered: Vec<Vec<bool>> = puzzle.sets.iter().map(|s| vec![false; s.size]).collect();
+        for m in searched.iter().filter(|&&m| !larger(m)) {
+            for (t, c) in m.touched.iter().zip(covered.iter_mut()) {
+                for (&t, c) in t.iter().zip(c.iter_mut()) {
+                    *c |= t;
+                }
+            }
+        }
+        let assigned: Vec<&crate::puzzle::BaseMove> = searched
+            .iter()
+            .copied()
+            .filter(|&m| {
+                !larger(m)
+                    || m.touched
+                        .iter()
+                        .zip(&covered)
+                        .any(|(t, c)| t.iter().zip(c).any(|(&t, &c)| t && !c))
+            })
             .collect();
         let base: Vec<Perm> = assigned
             .iter()

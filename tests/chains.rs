@@ -108,7 +108,7 @@ fn a_found_chain_is_stored_with_the_tables() {
 
 /// The 4x4x4's chain in outer block turns comes from its definition: reduction's stages
 /// (centres, then the wings paired, then the 3x3x3's domino group), and a WCA scramble
-/// is solved along it. About a minute in a release build (`KSOLVE_SLOW_TESTS=1`).
+/// is solved along it. Two and a half minutes in the test build (`KSOLVE_SLOW_TESTS=1`).
 #[test]
 fn the_4x4x4_chain_is_found_from_its_definition() {
     if std::env::var("KSOLVE_SLOW_TESTS").map_or(true, |v| v != "1") {

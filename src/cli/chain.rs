@@ -19,6 +19,8 @@ use std::path::PathBuf;
   ksolve chain puzzles/3x3x3.def --chain my.chain  check a chain of your own
   ksolve chain puzzles/2x2x2.def --json            one JSON object per phase
 
+A chain found is kept with the tables (see --tables), so later runs of `chain`, `solve
+--fast` and `scramble` read it rather than find it again (the 4x4x4's takes about 20 s).
 A chain file has one subgroup per line, from the largest down, each written as the
 moves that generate it (`U D R2 L2 F2 B2`); `#` starts a comment.")]
 pub struct ChainArgs {

@@ -146,7 +146,6 @@ pub fn find(real: &Puzzle, limit: &BigUint) -> Result<Chain, ChainError> {
     // The longest descent of exact phases seen, should no chain reach the bottom.
     let mut partial: Vec<Phase> = Vec::new();
     // Where the subgroups of single steps are too many to count, those that step alike
-    // moves together may not be.
     // moves together may not be. Their phases may have as many goal pictures as a
     // user's chain: a step of whole orbits keeps its pieces in patterns the planner
     // has tables for (pairs of wings on the 4x4x4), where single steps that the

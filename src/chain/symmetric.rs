@@ -35,8 +35,10 @@ pub fn alike_orbits(puzzle: &Puzzle, top: &Subgroup) -> Vec<Vec<usize>> {
         .filter(|&b| top.steps[b] < puzzle.base_moves[b].order)
         .collect();
     let n = kept.len();
-    let touched = |b: usize| -> Vec<Vec<bool>> { puzzle.base_moves[b].touched.clone() };
-    let marks: Vec<Vec<Vec<bool>>> = kept.iter().map(|&b| touched(b)).collect();
+    let marks: Vec<&Vec<Vec<bool>>> = kept
+        .iter()
+        .map(|&b| &puzzle.base_moves[b].touched)
+        .collect();
     // What a move is alone: its order, whether it is directed, its step in `top`, and
     // how many positions of each set it moves.
     let colour: Vec<(u32, bool, u32, Vec<usize>)> = kept
@@ -55,7 +57,7 @@ pub fn alike_orbits(puzzle: &Puzzle, top: &Subgroup) -> Vec<Vec<usize>> {
         for j in 0..n {
             let both = marks[i]
                 .iter()
-                .zip(&marks[j])
+                .zip(marks[j])
                 .map(|(a, b)| a.iter().zip(b).filter(|(&x, &y)| x && y).count())
                 .collect();
             pair[i].push((both, commute(puzzle, kept[i], kept[j])));

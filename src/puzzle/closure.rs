@@ -9,13 +9,15 @@
 //! the closure in their own small spaces, and its goal test sees each table's part of
 //! the closure; a position that passes is then checked here, exactly, once.
 //!
-//! The listing is made on first use and shared by every clone of the goal. Each
-//! position is kept as its bytes with the goal's free entries left out, one byte per
-//! label where labels fit one and a twist only in sets with orientations, so a million
-//! positions of a 4x4x4 phase take under a hundred megabytes. It is walked from the
-//! moves' first powers alone (they generate the others) under a fast hash: with every
-//! power and SipHash, listing the 4x4x4 pairing phase's 967,680 positions made a warm
-//! first answer take 17 s, where it now takes 6.9 s.
+//! The listing is made on first use (or earlier, [`Closure::list`]) and shared by every
+//! clone of the goal. Each position is kept as its bytes with the goal's free entries
+//! left out, one byte per label where labels fit one and a twist only in sets with
+//! orientations, all in one buffer, so a million positions of a 4x4x4 phase take about
+//! sixty megabytes. It is walked from the moves' first powers alone (they generate the
+//! others) under a fast hash, and where no entry is free by moving the keys themselves
+//! ([`KeyMoves`]): listing the 4x4x4 pairing phase's 967,680 positions made a warm first
+//! answer take 17 s with every power, SipHash and a position moved per key, 6.7 s with
+//! boxed keys, and now takes under 2 s.
 
 use super::{IgnoreMask, Puzzle, SetDef, State};
 use hashbrown::HashTable;
@@ -36,9 +38,9 @@ pub struct Closure(Arc<OnceLock<Listing>>);
 /// from. The keys lie one after another in one buffer and the table holds their
 /// indices, so a million positions take two allocations rather than a million.
 struct Listing {
-    /// The keys, one after another: key `i` is `bytes[ends[i - 1]..ends[i]]`.
+    /// The keys, one after another: key `i` is `bytes[bounds[i]..bounds[i + 1]]`.
     bytes: Vec<u8>,
-    ends: Vec<usize>,
+    bounds: Vec<usize>,
     /// Per key: the start it was reached from.
     from: Vec<u32>,
     /// The keys' indices, hashed by their bytes.
@@ -82,12 +84,10 @@ impl Closure {
             let listing = Listing::new(puzzle, &starts, moves);
             return listing.find(puzzle, state, &starts);
         }
-        let listing = self.0.get_or_init(|| Listing::new(puzzle, starts, moves));
-        listing.find(puzzle, state, starts)
+        self.listing(puzzle, starts, moves)
+            .find(puzzle, state, starts)
     }
-}
 
-impl Closure {
     /// Lists the closure now, if it is not listed yet: a caller with a core to spare
     /// lists it before the first goal test needs it.
     pub fn list(
@@ -96,7 +96,17 @@ impl Closure {
         starts: &[(&State, Vec<IgnoreMask>)],
         moves: &[super::MoveId],
     ) {
-        self.0.get_or_init(|| Listing::new(puzzle, starts, moves));
+        self.listing(puzzle, starts, moves);
+    }
+
+    /// The listing, made from `starts` under `moves` on first use.
+    fn listing(
+        &self,
+        puzzle: &Puzzle,
+        starts: &[(&State, Vec<IgnoreMask>)],
+        moves: &[super::MoveId],
+    ) -> &Listing {
+        self.0.get_or_init(|| Listing::new(puzzle, starts, moves))
     }
 }
 
@@ -121,7 +131,7 @@ impl Listing {
     ) -> Listing {
         let mut listing = Self {
             bytes: Vec::new(),
-            ends: Vec::new(),
+            bounds: vec![0],
             from: Vec::new(),
             table: HashTable::new(),
         };
@@ -153,25 +163,19 @@ impl Listing {
             let mut here = (*start).clone();
             let mut next = (*start).clone();
             write_key(sets, start, masks, &mut key);
-            let hash = Self::hash(&key);
-            if listing.find_hashed(hash, &key).is_some() {
+            if listing.add(&key, i as u32) != Added::New {
                 continue;
             }
-            listing.insert_new(hash, &key, i as u32);
             pack(start, &mut stack);
             while unpack(&mut stack, &mut here) {
                 for &m in moves {
                     here.then_into(&puzzle.mv(m).effect, sets, &mut next);
                     write_key(sets, &next, masks, &mut key);
-                    let hash = Self::hash(&key);
-                    if listing.find_hashed(hash, &key).is_some() {
-                        continue;
+                    match listing.add(&key, i as u32) {
+                        Added::Known => {}
+                        Added::Full => return listing,
+                        Added::New => pack(&next, &mut stack),
                     }
-                    if listing.from.len() as u64 >= MAX_CLOSURE {
-                        return listing;
-                    }
-                    listing.insert_new(hash, &key, i as u32);
-                    pack(&next, &mut stack);
                 }
             }
         }
@@ -191,29 +195,48 @@ impl Listing {
     ) -> bool {
         let mut key = Vec::new();
         write_key(sets, start, masks, &mut key);
-        let hash = Self::hash(&key);
-        if self.find_hashed(hash, &key).is_some() {
+        let mut at = self.from.len();
+        if self.add(&key, from) != Added::New {
             return true;
         }
-        let mut at = self.from.len() as u32;
-        self.insert_new(hash, &key, from);
         let mut here = vec![0u8; key.len()];
-        while (at as usize) < self.from.len() {
-            here.copy_from_slice(self.key(at));
+        while at < self.from.len() {
+            here.copy_from_slice(key_at(&self.bytes, &self.bounds, at));
             at += 1;
             for m in 0..map.moves() {
                 map.apply(m, &here, &mut key);
-                let hash = Self::hash(&key);
-                if self.find_hashed(hash, &key).is_some() {
-                    continue;
-                }
-                if self.from.len() as u64 >= MAX_CLOSURE {
+                if self.add(&key, from) == Added::Full {
                     return false;
                 }
-                self.insert_new(hash, &key, from);
             }
         }
         true
+    }
+
+    /// Lists `key`, reached from start `from`, unless it is listed or the listing is
+    /// full.
+    fn add(&mut self, key: &[u8], from: u32) -> Added {
+        let hash = Self::hash(key);
+        if self.find_hashed(hash, key).is_some() {
+            return Added::Known;
+        }
+        if self.from.len() as u64 >= MAX_CLOSURE {
+            return Added::Full;
+        }
+        let index = self.from.len() as u32;
+        self.bytes.extend_from_slice(key);
+        self.bounds.push(self.bytes.len());
+        self.from.push(from);
+        let Listing {
+            bytes,
+            bounds,
+            table,
+            ..
+        } = self;
+        table.insert_unique(hash, index, |&i| {
+            Self::hash(key_at(bytes, bounds, i as usize))
+        });
+        Added::New
     }
 
     /// The key's hash.
@@ -221,35 +244,14 @@ impl Listing {
         FxBuildHasher.hash_one(key)
     }
 
-    /// Key `i`'s bytes.
-    fn key(&self, i: u32) -> &[u8] {
-        let i = i as usize;
-        let begin = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.bytes[begin..self.ends[i]]
-    }
-
     /// The start the position with this key (whose hash is `hash`) was reached from, if
     /// it is listed.
     fn find_hashed(&self, hash: u64, key: &[u8]) -> Option<u32> {
         self.table
-            .find(hash, |&i| self.key(i) == key)
+            .find(hash, |&i| {
+                key_at(&self.bytes, &self.bounds, i as usize) == key
+            })
             .map(|&i| self.from[i as usize])
-    }
-
-    /// Adds a key not listed yet, whose hash is `hash`, reached from start `from`.
-    fn insert_new(&mut self, hash: u64, key: &[u8], from: u32) {
-        let index = self.from.len() as u32;
-        self.bytes.extend_from_slice(key);
-        self.ends.push(self.bytes.len());
-        self.from.push(from);
-        let Listing {
-            bytes, ends, table, ..
-        } = self;
-        table.insert_unique(hash, index, |&i| {
-            let i = i as usize;
-            let begin = if i == 0 { 0 } else { ends[i - 1] };
-            Self::hash(&bytes[begin..ends[i]])
-        });
     }
 
     /// The start whose closure holds `state`, seen through that start's masks.
@@ -267,6 +269,19 @@ impl Listing {
                 .map(|from| from as usize)
         })
     }
+}
+
+/// What [`Listing::add`] did with a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Added {
+    New,
+    Known,
+    Full,
+}
+
+/// Key `i` of the keys `bytes` holds between `bounds`.
+fn key_at<'a>(bytes: &'a [u8], bounds: &[usize], i: usize) -> &'a [u8] {
+    &bytes[bounds[i]..bounds[i + 1]]
 }
 
 /// The moves as maps of key bytes, where a key can be moved without its position:
@@ -436,7 +451,7 @@ mod tests {
             assert_eq!(fast.from.len(), slow.from.len(), "{name}");
             assert!(fast.from.len() > 1000, "{name}: {}", fast.from.len());
             for i in 0..slow.from.len() as u32 {
-                let key = slow.key(i);
+                let key = key_at(&slow.bytes, &slow.bounds, i as usize);
                 assert_eq!(fast.find_hashed(Listing::hash(key), key), Some(0), "{name}");
             }
             // A position outside the closure is not found.

@@ -196,13 +196,8 @@ impl Goal {
         if direct.is_some() || !self.is_closed() {
             return direct;
         }
-        let starts: Vec<(&State, Vec<IgnoreMask>)> = self
-            .positions
-            .iter()
-            .map(|p| (&p.target.state, p.target.ignore.clone()))
-            .collect();
         self.closure
-            .holds(puzzle, &starts, &self.within, state, extra)
+            .holds(puzzle, &self.closure_starts(), &self.within, state, extra)
     }
 
     /// Lists the closure of a goal with moves [`Goal::within`] now, rather than at the
@@ -212,12 +207,16 @@ impl Goal {
         if !self.is_closed() {
             return;
         }
-        let starts: Vec<(&State, Vec<IgnoreMask>)> = self
-            .positions
+        self.closure
+            .list(puzzle, &self.closure_starts(), &self.within);
+    }
+
+    /// The goal positions the closure is walked from, each with what it leaves free.
+    fn closure_starts(&self) -> Vec<(&State, Vec<IgnoreMask>)> {
+        self.positions
             .iter()
             .map(|p| (&p.target.state, p.target.ignore.clone()))
-            .collect();
-        self.closure.list(puzzle, &starts, &self.within);
+            .collect()
     }
 
     /// Bytes that identify the goal as a set of positions (names and order do not

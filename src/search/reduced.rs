@@ -56,7 +56,19 @@ impl<'a> SymLookup<'a> {
     /// overlap instead of each waiting behind its class-table read.
     #[inline]
     pub fn index(&self, row: &[u32]) -> u64 {
-        let raw: u64 = self.major.iter().map(|&(s, st)| row[s] as u64 * st).sum();
+        self.index_of(self.raw(row), row)
+    }
+
+    /// The major group's value of a node whose slot values are `row`: where its class
+    /// is read ([`Classes::prefetch`] can ask for it first).
+    #[inline]
+    pub fn raw(&self, row: &[u32]) -> u64 {
+        self.major.iter().map(|&(s, st)| row[s] as u64 * st).sum()
+    }
+
+    /// [`Self::index`] from the major value [`Self::raw`] gave for `row`.
+    #[inline]
+    pub fn index_of(&self, raw: u64, row: &[u32]) -> u64 {
         let (class, sym) = self.classes.of(raw);
         let m: u64 = self
             .minor

@@ -11,6 +11,7 @@ pub mod additive;
 pub mod comp;
 pub mod estimate;
 pub mod plan;
+pub mod prefetch;
 pub mod prune;
 pub mod rank;
 pub mod relabel;

@@ -249,6 +249,21 @@ impl PruneTable {
         self.entries.bytes().len() as u64 + f
     }
 
+    /// Starts reading the byte that holds entry `index`, so that a [`Self::get`] of it
+    /// soon after finds it in the cache ([`super::prefetch`]). A two-bit table's
+    /// fallback nibble, read only for code 0, is not asked for.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        let byte = match self.format {
+            Format::Nibbles => index >> 1,
+            Format::Bytes => index,
+            Format::Crumbs => index >> 2,
+        };
+        if let Some(b) = self.entries.bytes().get(byte as usize) {
+            super::prefetch::read_soon(b);
+        }
+    }
+
     /// The lower bound stored for entry `index` ([`INFINITE`] when unreachable).
     #[inline]
     pub fn get(&self, index: u64) -> u32 {

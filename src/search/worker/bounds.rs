@@ -89,15 +89,21 @@ impl Worker<'_, '_, '_> {
                     Check::ReducedProbe(p) => (&ctx.sym.reduced[p], &self.probe.kids, pw),
                     _ => unreachable!("matched above"),
                 };
-                // Every entry is found before any is read, so that the reads (misses,
-                // in a table of gigabytes) overlap instead of each waiting behind its
-                // class-table read.
+                // Every class is asked for before any is read, then every entry, so
+                // that the misses of a batch (in a class table of hundreds of
+                // megabytes, then a table of gigabytes) overlap instead of each
+                // waiting behind the one before.
                 let all = c == Check::Reduced;
-                for i in 0..alive {
-                    if all || left[i] > 0 {
-                        self.kids.idx[i] =
-                            r.index(&rows[(kbase + i) * width..(kbase + i + 1) * width]);
-                    }
+                let row = |i: usize| &rows[(kbase + i) * width..(kbase + i + 1) * width];
+                for i in (0..alive).filter(|&i| all || left[i] > 0) {
+                    let raw = r.raw(row(i));
+                    r.classes.prefetch(raw);
+                    self.kids.idx[i] = raw;
+                }
+                for i in (0..alive).filter(|&i| all || left[i] > 0) {
+                    let at = r.index_of(self.kids.idx[i], row(i));
+                    r.table.prefetch(at);
+                    self.kids.idx[i] = at;
                 }
                 for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
                     *h = if all || left[i] > 0 {
@@ -132,7 +138,8 @@ impl Worker<'_, '_, '_> {
         alive
     }
 
-    /// The bound of check `c` at the inverse position, which is in `self.inverse.inv`.
+    /// The bound of check `c` at the inverse position, which is in `self.inverse.inv`:
+    /// for the sample, a child at a time.
     fn inverse_bound(&mut self, c: Check) -> u32 {
         let ctx = self.ctx;
         let ip = ctx.inverse.as_ref().expect("planned");
@@ -155,24 +162,95 @@ impl Worker<'_, '_, '_> {
         }
     }
 
-    /// Whether the plan's checks at the inverse let the child at `level + 1`, whose whole
-    /// position is in place, reach the goal with `left`.
-    #[inline]
-    pub(super) fn inverse_allows(&mut self, level: usize, left: u32) -> bool {
+    /// Makes the plan's checks at the inverse on the first `alive` children (from row
+    /// `kbase`) of the node at `level`, whose whole position is at that level; returns
+    /// how many are kept (in order, their rows with them). A child with nothing left is
+    /// decided by the goal test alone and always kept.
+    ///
+    /// Like the batch checks, each check ranks every child's inverse first and asks for
+    /// the entries it will read, then reads them: the misses of a batch overlap.
+    pub(super) fn check_inverse(&mut self, level: usize, kbase: usize, mut alive: usize) -> usize {
         let plan = self.checks.plan;
         if plan.inverse.is_empty() {
-            return true;
+            return alive;
         }
         let ip = self.ctx.inverse.as_ref().expect("planned");
-        ip.invert_into(&self.inverse.full[level + 1], &mut self.inverse.inv);
-        for &c in &plan.inverse {
-            let h = self.inverse_bound(c);
-            if h > left {
-                self.refused_by(h - left);
-                return false;
+        for i in 0..alive {
+            if self.kids.left[kbase + i] > 0 {
+                let m = self.kids.moves[kbase + i] as usize;
+                self.inverse.full[level].then_into(
+                    ip.effects[m],
+                    ip.sets(),
+                    &mut self.checks.child,
+                );
+                ip.invert_into(&self.checks.child, &mut self.inverse.kids[i]);
             }
         }
-        true
+        for &c in &plan.inverse {
+            if alive == 0 {
+                return 0;
+            }
+            self.inverse_bounds(c, kbase, alive);
+            alive = self.keep_bounded(kbase, alive);
+        }
+        alive
+    }
+
+    /// Fills `h[i]` with check `c`'s bound at the inverse of each of the first `alive`
+    /// children (from row `kbase`), whose inverses are in `self.inverse.kids`; 0 for a
+    /// child with nothing left.
+    fn inverse_bounds(&mut self, c: Check, kbase: usize, alive: usize) {
+        let ctx = self.ctx;
+        let ip = ctx.inverse.as_ref().expect("planned");
+        let left = &self.kids.left[kbase..kbase + alive];
+        let inv = &mut self.inverse;
+        match c {
+            Check::InverseTable(t) => {
+                let (ti, comps) = &ip.tables[t];
+                let table = ctx.prune[*ti].1;
+                for i in (0..alive).filter(|&i| left[i] > 0) {
+                    let mut at = 0u64;
+                    for &(c, stride) in comps {
+                        at += c.rank_state(&inv.kids[i], &mut inv.scratch) as u64 * stride;
+                    }
+                    table.prefetch(at);
+                    self.kids.idx[i] = at;
+                }
+                for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
+                    *h = if left[i] > 0 {
+                        table.get(self.kids.idx[i])
+                    } else {
+                        0
+                    };
+                }
+            }
+            Check::InverseReduced => {
+                let (comps, r) = ip.reduced.as_ref().expect("planned");
+                let n = comps.len();
+                for i in (0..alive).filter(|&i| left[i] > 0) {
+                    let row = &mut inv.rows[i * n..(i + 1) * n];
+                    for (v, c) in row.iter_mut().zip(comps) {
+                        *v = c.rank_state(&inv.kids[i], &mut inv.scratch);
+                    }
+                    let raw = r.raw(row);
+                    r.classes.prefetch(raw);
+                    self.kids.idx[i] = raw;
+                }
+                for i in (0..alive).filter(|&i| left[i] > 0) {
+                    let at = r.index_of(self.kids.idx[i], &inv.rows[i * n..(i + 1) * n]);
+                    r.table.prefetch(at);
+                    self.kids.idx[i] = at;
+                }
+                for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
+                    *h = if left[i] > 0 {
+                        r.table.get(self.kids.idx[i])
+                    } else {
+                        0
+                    };
+                }
+            }
+            _ => unreachable!("only checks at the inverse"),
+        }
     }
 
     /// Whether the children of the node at `level` are one of the sample: about one

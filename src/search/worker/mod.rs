@@ -105,6 +105,10 @@ struct InverseRows {
     scratch: Vec<u16>,
     /// The reduced table's component values at the inverse.
     rrow: Vec<u32>,
+    /// The inverses of a batch of children (`nm`), which move with them as the batch
+    /// is cut down ([`Worker::keep_bounded`]), and their reduced table's values.
+    kids: Vec<crate::puzzle::State>,
+    rows: Vec<u32>,
 }
 
 /// The solutions of the prefix being searched and where they go.
@@ -134,6 +138,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             None => (Vec::new(), Vec::new()),
         };
         let pw = ctx.sym.slots.len();
+        let reduced_width = ctx
+            .inverse
+            .as_ref()
+            .and_then(|i| i.reduced.as_ref())
+            .map_or(0, |r| r.0.len());
         let mut pvals = vec![0u32; (levels + 1) * pw];
         pvals[..pw].copy_from_slice(&ctx.sym.start);
         Worker {
@@ -181,13 +190,12 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                         .max()
                         .unwrap_or(0)
                 ],
-                rrow: vec![
-                    0;
-                    ctx.inverse
-                        .as_ref()
-                        .and_then(|i| i.reduced.as_ref())
-                        .map_or(0, |r| r.0.len())
-                ],
+                rrow: vec![0; reduced_width],
+                kids: match &ctx.inverse {
+                    Some(_) => vec![ctx.start_state.clone(); ctx.nm],
+                    None => Vec::new(),
+                },
+                rows: vec![0; reduced_width * ctx.nm],
             },
             out: Output {
                 emitter: out,
@@ -427,6 +435,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                         let (a, b) = ((kbase + kept) * pw, (kbase + i) * pw);
                         self.probe.kids.copy_within(b..b + pw, a);
                     }
+                    if !self.inverse.kids.is_empty() {
+                        self.inverse.kids.swap(kept, i);
+                    }
                 }
                 kept += 1;
             }
@@ -494,6 +505,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             self.sample(level, kbase, alive);
         }
         alive = self.check_batch(level, kbase, alive);
+        alive = self.check_inverse(level, kbase, alive);
         let keep_full = self.checks.plan.keeps_full();
         let pw = ctx.sym.slots.len();
         for i in 0..alive {
@@ -508,10 +520,6 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             }
             if keep_full {
                 self.advance_full(level, m);
-            }
-            // A child with nothing left is decided by the goal test alone.
-            if self.kids.left[k] > 0 && !self.inverse_allows(level, self.kids.left[k]) {
-                continue;
             }
             if ctx.guards.is_some() {
                 self.guard.path[level + 1] = self.guard.kids[k];

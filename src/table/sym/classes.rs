@@ -58,6 +58,15 @@ impl Classes {
         self.reps.len() as u64
     }
 
+    /// Starts reading the entry of raw value `raw`, so that an [`Self::of`] of it soon
+    /// after finds it in the cache ([`crate::table::prefetch`]).
+    #[inline]
+    pub fn prefetch(&self, raw: u64) {
+        if let Some(p) = self.raw.get(raw as usize) {
+            crate::table::prefetch::read_soon(p);
+        }
+    }
+
     /// The class of raw value `raw` and the index (into `syms`) of a symmetry that
     /// carries it onto the representative.
     #[inline]

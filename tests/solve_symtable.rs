@@ -388,3 +388,39 @@ fn a_trial_without_the_reduced_table_changes_no_answer() {
         assert!(built_after > 0, "no trial gave up");
     }
 }
+
+/// Every check made on every node (the reduced table's, at the inverse too): the same
+/// solutions as without any probe.
+#[test]
+fn every_check_on_every_node_changes_no_answer() {
+    let p = wide(puzzle(&shipped("puzzles/pyraminx.def")));
+    let mut solver = Solver::new(&p, Tables::new(TableCache::in_memory(), BUDGET));
+    for s in &scrambles(&p, PYRAMINX) {
+        let (start, ignore) = position(&p, s);
+        let mut run = |options: SolveOptions| {
+            solver
+                .solve(&start, &ignore, &s.settings, options, &Silent, |_, _| {})
+                .unwrap()
+        };
+        let every = run(SolveOptions {
+            all_checks: true,
+            ..SolveOptions::default()
+        });
+        let plain = run(SolveOptions {
+            no_probes: true,
+            ..SolveOptions::default()
+        });
+        assert!(every.reduced, "{}", s.name);
+        assert_eq!(every.length, plain.length, "{}", s.name);
+        assert_same_solutions(&p, &every.solutions, &plain.solutions, &s.name);
+        assert!(
+            every
+                .checks
+                .iter()
+                .any(|c| c.used && c.name.ends_with("at the inverse")),
+            "{}: {:?}",
+            s.name,
+            every.checks
+        );
+    }
+}

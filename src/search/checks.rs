@@ -38,13 +38,19 @@ pub(super) enum Check {
     InverseTable(usize),
     /// The reduced table at the inverse position.
     InverseReduced,
+    /// The reduced table at conjugate `i` of the inverse position (the conjugates of
+    /// [`Check::ReducedProbe`], in the same order).
+    InverseReducedProbe(usize),
 }
 
 impl Check {
     /// Whether the check reads the inverse position, which is made per child as it is
     /// searched rather than for the whole batch.
     pub fn at_inverse(self) -> bool {
-        matches!(self, Check::InverseTable(_) | Check::InverseReduced)
+        matches!(
+            self,
+            Check::InverseTable(_) | Check::InverseReduced | Check::InverseReducedProbe(_)
+        )
     }
 
     /// Whether the check reads the probe slots.
@@ -248,6 +254,16 @@ pub(super) fn checks_of(
                 cost: inverse_cost(comps.len()) + reduced_cost(r),
                 slots: Vec::new(),
             });
+            for (i, &s) in ctx.sym.reduced_used.iter().enumerate().take(ip.conj.len()) {
+                all.push(CheckInfo {
+                    check: Check::InverseReducedProbe(i),
+                    name: format!("{rname} at the inverse, symmetry {s}"),
+                    // Conjugating the whole inverse position costs about as much as
+                    // making it.
+                    cost: 2.0 * inverse_cost(comps.len()) + reduced_cost(r),
+                    slots: Vec::new(),
+                });
+            }
         }
         for (i, (t, comps)) in ip.tables.iter().enumerate() {
             all.push(CheckInfo {

@@ -25,6 +25,12 @@ pub(super) struct InverseProbe<'a> {
     /// The symmetry-reduced table, when there is one: its components (major, then
     /// minor) ranked at the inverse into a row that its lookup reads at slots 0, 1, ...
     pub reduced: Option<(Vec<&'a Component>, super::reduced::SymLookup<'a>)>,
+    /// Symmetries at whose conjugates of the inverse the reduced table is looked up
+    /// too: `S Y S⁻¹` for the inverse `Y` is `(S X S⁻¹)⁻¹`, as far from solved as the
+    /// position wherever both the inverse and the symmetry probe hold. Those of the
+    /// reduced table's own probes ([`super::probe::SymProbes::reduced_used`]), in
+    /// their order; set by the search once both are chosen.
+    pub conj: Vec<crate::symmetry::Symmetry>,
 }
 
 impl<'a> InverseProbe<'a> {
@@ -103,6 +109,7 @@ impl<'a> InverseProbe<'a> {
             effects: puzzle.moves.iter().map(|m| &m.effect).collect(),
             tables,
             reduced,
+            conj: Vec::new(),
         })
     }
 
@@ -117,6 +124,21 @@ impl<'a> InverseProbe<'a> {
             *v = c.rank_state(inv, scratch);
         }
         lookup.get(row)
+    }
+
+    /// The reduced table's bound at conjugate `p` of the inverse position `inv`
+    /// ([`Self::conj`]), with `out` to conjugate into.
+    #[inline]
+    pub fn reduced_probe_bound(
+        &self,
+        p: usize,
+        inv: &State,
+        out: &mut State,
+        row: &mut [u32],
+        scratch: &mut [u16],
+    ) -> u32 {
+        self.conj[p].conjugate_into(inv, out);
+        self.reduced_bound(out, row, scratch)
     }
 
     /// The puzzle's sets, for applying moves to whole positions.
@@ -169,6 +191,7 @@ mod tests {
                 effects: Vec::new(),
                 tables: Vec::new(),
                 reduced: None,
+                conj: Vec::new(),
             };
             let mut out = p.solved.clone();
             for len in 0..12usize {
@@ -186,6 +209,54 @@ mod tests {
                     .collect();
                 probe.invert_into(&x, &mut out);
                 assert_eq!(out, p.apply_sequence(&p.solved, &inverse), "{seq:?}");
+            }
+        }
+    }
+
+    /// The conjugate of the inverse is the inverse of the conjugate, `S X⁻¹ S⁻¹ =
+    /// (S X S⁻¹)⁻¹`, for every symmetry of the 3x3x3: the reduced table's lookups at
+    /// conjugates of the inverse read a position exactly as far from solved as the
+    /// node's inverse.
+    #[test]
+    fn conjugating_the_inverse_inverts_the_conjugate() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let p = crate::def::load_puzzle(root.join("puzzles").join("3x3x3.def"))
+            .unwrap()
+            .0;
+        let g = crate::symmetry::SymmetryGroup::find(&p).unwrap();
+        assert_eq!(g.order(), 48);
+        let home = p
+            .solved
+            .sets
+            .iter()
+            .map(|s| {
+                let mut h = vec![0u16; s.perm.len()];
+                for (pos, &l) in s.perm.iter().enumerate() {
+                    h[l as usize] = pos as u16;
+                }
+                h
+            })
+            .collect();
+        let probe = InverseProbe {
+            sets: &p.sets,
+            solved: &p.solved,
+            home,
+            effects: Vec::new(),
+            tables: Vec::new(),
+            reduced: None,
+            conj: Vec::new(),
+        };
+        let (mut inv, mut a, mut b) = (p.solved.clone(), p.solved.clone(), p.solved.clone());
+        for len in [1usize, 6, 13] {
+            let seq: Vec<MoveId> = (0..len)
+                .map(|i| MoveId(((i * 5 + len * 7) % p.moves.len()) as u16))
+                .collect();
+            let x = p.apply_sequence(&p.solved, &seq);
+            for s in g.elements() {
+                probe.invert_into(&x, &mut inv);
+                s.conjugate_into(&inv, &mut a);
+                probe.invert_into(&s.conjugate(&x), &mut b);
+                assert_eq!(a, b, "{seq:?}");
             }
         }
     }

@@ -788,14 +788,28 @@ impl<'p> Solver<'p> {
                 let reduced_inverse = reduced_ids
                     .as_ref()
                     .and_then(|(a, b)| reduced::at_inverse(tables, settings.metric, a, b));
-                inverse::InverseProbe::new(
+                let mut ip = inverse::InverseProbe::new(
                     puzzle,
                     ignore,
                     &limit_mask,
                     &cost,
                     prune,
                     reduced_inverse,
-                )
+                );
+                // The reduced table's probes at the inverse too: the conjugates of the
+                // inverse by the symmetries the table does not absorb (the 3x3x3's
+                // corners × flips: the two other axes, as at the position itself).
+                if let (Some(ip), Some(Some(g))) = (ip.as_mut(), self.symmetry.as_ref()) {
+                    if ip.reduced.is_some() {
+                        let elements = g.elements();
+                        ip.conj = sym
+                            .reduced_used
+                            .iter()
+                            .map(|&s| elements[s].clone())
+                            .collect();
+                    }
+                }
+                ip
             };
             let ctx = Ctx {
                 nm,

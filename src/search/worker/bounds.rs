@@ -113,8 +113,8 @@ impl Worker<'_, '_, '_> {
                     };
                 }
             }
-            Check::InverseTable(_) | Check::InverseReduced => {
-                unreachable!("checks at the inverse are made per child")
+            Check::InverseTable(_) | Check::InverseReduced | Check::InverseReducedProbe(_) => {
+                unreachable!("checks at the inverse are made by `inverse_bounds`")
             }
         }
     }
@@ -155,6 +155,13 @@ impl Worker<'_, '_, '_> {
             }
             Check::InverseReduced => ip.reduced_bound(
                 &self.inverse.inv,
+                &mut self.inverse.rrow,
+                &mut self.inverse.scratch,
+            ),
+            Check::InverseReducedProbe(p) => ip.reduced_probe_bound(
+                p,
+                &self.inverse.inv,
+                &mut self.inverse.conj,
                 &mut self.inverse.rrow,
                 &mut self.inverse.scratch,
             ),
@@ -224,13 +231,20 @@ impl Worker<'_, '_, '_> {
                     };
                 }
             }
-            Check::InverseReduced => {
+            Check::InverseReduced | Check::InverseReducedProbe(_) => {
                 let (comps, r) = ip.reduced.as_ref().expect("planned");
                 let n = comps.len();
                 for i in (0..alive).filter(|&i| left[i] > 0) {
+                    let at = match c {
+                        Check::InverseReducedProbe(p) => {
+                            ip.conj[p].conjugate_into(&inv.kids[i], &mut inv.conj);
+                            &inv.conj
+                        }
+                        _ => &inv.kids[i],
+                    };
                     let row = &mut inv.rows[i * n..(i + 1) * n];
                     for (v, c) in row.iter_mut().zip(comps) {
-                        *v = c.rank_state(&inv.kids[i], &mut inv.scratch);
+                        *v = c.rank_state(at, &mut inv.scratch);
                     }
                     let raw = r.raw(row);
                     r.classes.prefetch(raw);

@@ -109,6 +109,8 @@ struct InverseRows {
     /// is cut down ([`Worker::keep_bounded`]), and their reduced table's values.
     kids: Vec<crate::puzzle::State>,
     rows: Vec<u32>,
+    /// A conjugate of an inverse ([`crate::search::checks::Check::InverseReducedProbe`]).
+    conj: crate::puzzle::State,
 }
 
 /// The solutions of the prefix being searched and where they go.
@@ -196,6 +198,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                     None => Vec::new(),
                 },
                 rows: vec![0; reduced_width * ctx.nm],
+                conj: ctx.start_state.clone(),
             },
             out: Output {
                 emitter: out,

@@ -7,6 +7,11 @@
 //! is `Z` followed by `g⁻¹`. It is computed from the node's whole position, which the
 //! search keeps per level only when this probe is in use, and ranked into the tables'
 //! components without allocating ([`Component::rank_state`]).
+//!
+//! The reduced table is also looked up at conjugates of the inverse, `S X⁻¹ S⁻¹`, by
+//! the symmetries of its own probes ([`super::probe`]): that is the inverse of the
+//! conjugate `S X S⁻¹`, which is as far from solved as `X` wherever both probes hold.
+//! On the 3x3x3 these are the inverse's flips seen from the two other axes.
 
 use crate::puzzle::{IgnoreMask, Puzzle, SetDef, State, Transform};
 use crate::table::comp::{CompKind, Component};
@@ -90,22 +95,10 @@ impl<'a> InverseProbe<'a> {
         if tables.is_empty() && reduced.is_none() {
             return None;
         }
-        let home = puzzle
-            .solved
-            .sets
-            .iter()
-            .map(|s| {
-                let mut h = vec![0u16; s.perm.len()];
-                for (pos, &l) in s.perm.iter().enumerate() {
-                    h[l as usize] = pos as u16;
-                }
-                h
-            })
-            .collect();
         Some(InverseProbe {
             sets: &puzzle.sets,
             solved: &puzzle.solved,
-            home,
+            home: homes(&puzzle.solved),
             effects: puzzle.moves.iter().map(|m| &m.effect).collect(),
             tables,
             reduced,
@@ -159,6 +152,21 @@ impl<'a> InverseProbe<'a> {
             }
         }
     }
+}
+
+/// Per set of `solved`: the position of each label there (labels distinct).
+fn homes(solved: &State) -> Vec<Vec<u16>> {
+    solved
+        .sets
+        .iter()
+        .map(|s| {
+            let mut h = vec![0u16; s.perm.len()];
+            for (pos, &l) in s.perm.iter().enumerate() {
+                h[l as usize] = pos as u16;
+            }
+            h
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -225,22 +233,10 @@ mod tests {
             .0;
         let g = crate::symmetry::SymmetryGroup::find(&p).unwrap();
         assert_eq!(g.order(), 48);
-        let home = p
-            .solved
-            .sets
-            .iter()
-            .map(|s| {
-                let mut h = vec![0u16; s.perm.len()];
-                for (pos, &l) in s.perm.iter().enumerate() {
-                    h[l as usize] = pos as u16;
-                }
-                h
-            })
-            .collect();
         let probe = InverseProbe {
             sets: &p.sets,
             solved: &p.solved,
-            home,
+            home: homes(&p.solved),
             effects: Vec::new(),
             tables: Vec::new(),
             reduced: None,

@@ -1,7 +1,9 @@
 //! The bound checks a worker makes on a batch of children ([`super::super::checks`]):
-//! each fills the batch's bounds a table at a time, so that the reads of different
-//! children overlap; the checks at the inverse position, made per child; and the
-//! sampling that lets the search choose which checks pay.
+//! each fills the batch's bounds a table at a time, asking for every entry before
+//! reading any ([`crate::table::prefetch`]), so that the reads of different children
+//! overlap; the checks at the inverse position, made the same way on the children the
+//! batch checks keep (each child's inverse made once); and the sampling that lets the
+//! search choose which checks pay.
 
 use super::Worker;
 use crate::search::checks::Check;

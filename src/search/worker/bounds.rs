@@ -140,6 +140,40 @@ impl Worker<'_, '_, '_> {
         alive
     }
 
+    /// Keeps, in order, the first `alive` children (from row `kbase`) whose bound in
+    /// `h` fits the cost left after them; returns how many are kept.
+    fn keep_bounded(&mut self, kbase: usize, alive: usize) -> usize {
+        let w = self.ctx.width;
+        let mut kept = 0;
+        for i in 0..alive {
+            let (h, left) = (self.kids.h[i], self.kids.left[kbase + i]);
+            if h > left {
+                self.refused_by(h - left);
+            } else {
+                if kept != i {
+                    let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
+                    self.kids.vals.copy_within(b..b + w, a);
+                    self.kids.moves[kbase + kept] = self.kids.moves[kbase + i];
+                    self.kids.states[kbase + kept] = self.kids.states[kbase + i];
+                    self.kids.left[kbase + kept] = self.kids.left[kbase + i];
+                    if self.ctx.guards.is_some() {
+                        self.guard.kids[kbase + kept] = self.guard.kids[kbase + i];
+                    }
+                    let pw = self.ctx.sym.slots.len();
+                    if pw > 0 {
+                        let (a, b) = ((kbase + kept) * pw, (kbase + i) * pw);
+                        self.probe.kids.copy_within(b..b + pw, a);
+                    }
+                    if !self.inverse.kids.is_empty() {
+                        self.inverse.kids.swap(kept, i);
+                    }
+                }
+                kept += 1;
+            }
+        }
+        kept
+    }
+
     /// The bound of check `c` at the inverse position, which is in `self.inverse.inv`:
     /// for the sample, a child at a time.
     fn inverse_bound(&mut self, c: Check) -> u32 {
@@ -236,13 +270,17 @@ impl Worker<'_, '_, '_> {
             Check::InverseReduced | Check::InverseReducedProbe(_) => {
                 let (comps, r) = ip.reduced.as_ref().expect("planned");
                 let n = comps.len();
+                let conj = match c {
+                    Check::InverseReducedProbe(p) => Some(&ip.conj[p]),
+                    _ => None,
+                };
                 for i in (0..alive).filter(|&i| left[i] > 0) {
-                    let at = match c {
-                        Check::InverseReducedProbe(p) => {
-                            ip.conj[p].conjugate_into(&inv.kids[i], &mut inv.conj);
+                    let at = match conj {
+                        Some(s) => {
+                            s.conjugate_into(&inv.kids[i], &mut inv.conj);
                             &inv.conj
                         }
-                        _ => &inv.kids[i],
+                        None => &inv.kids[i],
                     };
                     let row = &mut inv.rows[i * n..(i + 1) * n];
                     for (v, c) in row.iter_mut().zip(comps) {

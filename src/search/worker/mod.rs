@@ -414,40 +414,6 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         }
     }
 
-    /// Keeps, in order, the first `alive` children (from row `kbase`) whose bound in
-    /// `h` fits the cost left after them; returns how many are kept.
-    fn keep_bounded(&mut self, kbase: usize, alive: usize) -> usize {
-        let w = self.ctx.width;
-        let mut kept = 0;
-        for i in 0..alive {
-            let (h, left) = (self.kids.h[i], self.kids.left[kbase + i]);
-            if h > left {
-                self.refused_by(h - left);
-            } else {
-                if kept != i {
-                    let (a, b) = ((kbase + kept) * w, (kbase + i) * w);
-                    self.kids.vals.copy_within(b..b + w, a);
-                    self.kids.moves[kbase + kept] = self.kids.moves[kbase + i];
-                    self.kids.states[kbase + kept] = self.kids.states[kbase + i];
-                    self.kids.left[kbase + kept] = self.kids.left[kbase + i];
-                    if self.ctx.guards.is_some() {
-                        self.guard.kids[kbase + kept] = self.guard.kids[kbase + i];
-                    }
-                    let pw = self.ctx.sym.slots.len();
-                    if pw > 0 {
-                        let (a, b) = ((kbase + kept) * pw, (kbase + i) * pw);
-                        self.probe.kids.copy_within(b..b + pw, a);
-                    }
-                    if !self.inverse.kids.is_empty() {
-                        self.inverse.kids.swap(kept, i);
-                    }
-                }
-                kept += 1;
-            }
-        }
-        kept
-    }
-
     /// Every solution below the node at `level` with exactly `remaining` cost left.
     /// With nothing left, the node is a solution when solved, and otherwise only free
     /// moves may follow; a solution is never extended into another of the same cost.

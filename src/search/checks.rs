@@ -161,6 +161,8 @@ pub(super) struct Plan {
     min: u64,
     /// Per check, the share of sampled children it cut alone at the last adaptation.
     cuts: Option<Vec<f64>>,
+    /// Checks always made, first ([`Plan::pin`]).
+    pinned: Vec<usize>,
 }
 
 /// The cost of a lookup of the reduced table `r`: its class-table read, its entry read
@@ -294,9 +296,20 @@ impl Plan {
             inverse: Vec::new(),
             live: Vec::new(),
             cuts: None,
+            pinned: Vec::new(),
         };
         plan.set_order(&order);
         plan
+    }
+
+    /// Makes the checks `which` selects always, whatever the samples say: the reduced
+    /// table's lookups when their tight bounds cut together ([`super::tight`]), which
+    /// the samples, counting what each check cuts alone, do not see; nor do they see
+    /// the first moves that tight lookups at the inverse rule out.
+    pub fn pin(&mut self, which: impl Fn(Check) -> bool) {
+        self.pinned = (0..self.all.len())
+            .filter(|&i| which(self.all[i].check))
+            .collect();
     }
 
     /// Whether whole positions must be kept along the path.
@@ -354,7 +367,7 @@ impl Plan {
         let penalty = per_batch * (GENERATE + first);
         let costs: Vec<f64> = self.all.iter().map(|c| c.cost).collect();
         let inverse: Vec<bool> = self.all.iter().map(|c| c.check.at_inverse()).collect();
-        let order = choose(groups, &costs, &inverse, penalty);
+        let order = choose(groups, &costs, &inverse, penalty, &self.pinned);
         self.cuts = Some(cuts);
         // Nothing cut any sampled child with cost left: the sample says nothing about
         // the checks (they may still cut children with nothing left, or unreachable
@@ -384,15 +397,21 @@ impl Plan {
 /// per unit of `cost`, while what it cuts (`penalty` each) is worth more than making it
 /// on everything that reaches it. Checks at the inverse (`inverse[i]`) come after the
 /// others, since they are made per child after the batch. At least one check is made
-/// when any cuts anything.
+/// when any cuts anything. The `pinned` checks come first in their phase, whatever they
+/// cut.
 pub(super) fn choose(
     mut groups: Vec<(u64, f64)>,
     cost: &[f64],
     inverse: &[bool],
     penalty: f64,
+    pinned: &[usize],
 ) -> Vec<usize> {
     let mut order = Vec::new();
     for phase in [false, true] {
+        for &i in pinned.iter().filter(|&&i| inverse[i] == phase) {
+            order.push(i);
+            groups.retain(|g| g.0 >> i & 1 == 0);
+        }
         loop {
             let left = groups.iter().fold(0.0, |a, g| a + g.1);
             let mut best: Option<(f64, usize, f64)> = None;
@@ -470,15 +489,15 @@ mod tests {
             }
             masks.push(m);
         }
-        let order = choose(groups(&masks), &[1.0, 1.0, 1.0], &[false; 3], 10.0);
+        let order = choose(groups(&masks), &[1.0, 1.0, 1.0], &[false; 3], 10.0, &[]);
         assert_eq!(order, vec![1, 2]);
         // With a tiny penalty only the best check is worth making.
         assert_eq!(
-            choose(groups(&masks), &[1.0, 1.0, 1.0], &[false; 3], 0.5),
+            choose(groups(&masks), &[1.0, 1.0, 1.0], &[false; 3], 0.5, &[]),
             vec![1]
         );
         // Nothing cuts: nothing to make.
-        assert!(choose(groups(&[0; 50]), &[1.0], &[false], 10.0).is_empty());
+        assert!(choose(groups(&[0; 50]), &[1.0], &[false], 10.0, &[]).is_empty());
     }
 
     /// Cheap checks go first when they cut as much per unit of cost, and checks at the
@@ -499,8 +518,18 @@ mod tests {
             &[1.0, 0.1, 1.0],
             &[false, false, true],
             50.0,
+            &[],
         );
         assert_eq!(order, vec![1, 0, 2]);
+        // A pinned check comes first in its phase, even one that cuts nothing.
+        let order = choose(
+            groups(&masks),
+            &[1.0, 0.1, 1.0, 1.0],
+            &[false, false, true, true],
+            50.0,
+            &[0, 3],
+        );
+        assert_eq!(order, vec![0, 1, 3, 2]);
     }
 
     #[test]

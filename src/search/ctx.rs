@@ -60,6 +60,9 @@ pub(super) struct Ctx<'a> {
     pub(super) prune: Vec<(Vec<(usize, u64)>, &'a PruneTable)>,
     /// The symmetry-reduced table, when the planner chose one.
     pub(super) reduced: Option<reduced::SymLookup<'a>>,
+    /// The moves each of the reduced table's lookups rules out as a solution's last
+    /// move when its bound is tight ([`super::tight`]).
+    pub(super) tight: super::tight::Tight,
     /// Per goal position, the slots whose value must be among the allowed values for
     /// the node to be that position; a node is solved when it is any of them.
     pub(super) goal: Vec<Vec<(usize, Allowed)>>,

@@ -34,6 +34,7 @@ mod probe;
 pub mod random;
 mod reduced;
 mod stabiliser;
+mod tight;
 mod trial;
 mod tuning;
 mod worker;
@@ -811,6 +812,19 @@ impl<'p> Solver<'p> {
                 }
                 ip
             };
+            // The reduced table's tight-bound rule ([`tight`]): which moves its lookups
+            // rule out as a solution's last move when their bound is tight.
+            let tight = match (&reduced_ids, &reduced) {
+                (Some((a, b)), Some(_)) if !self.tuning.no_tight => tight::Tight::new(
+                    puzzle,
+                    tables,
+                    &[a.as_slice(), b.as_slice()].concat(),
+                    self.symmetry.as_ref().and_then(Option::as_ref),
+                    &sym.reduced_used,
+                    &cost,
+                ),
+                _ => tight::Tight::default(),
+            };
             let ctx = Ctx {
                 nm,
                 width: slot_tables.len(),
@@ -832,6 +846,7 @@ impl<'p> Solver<'p> {
                     .map(|(s, (_, i))| (s, &pruning_all[*i].table))
                     .collect(),
                 reduced,
+                tight,
                 goal: goal_bits,
                 closed: closed.map(|goal| goal_test::Closed {
                     puzzle,
@@ -909,7 +924,8 @@ impl<'p> Solver<'p> {
                 .tuning
                 .check_sampling
                 .unwrap_or((checks::SAMPLE_EVERY, checks::MIN_SAMPLES));
-            let plan = checks::Plan::new(all, (!options.all_checks).then_some(sampling));
+            let mut plan = checks::Plan::new(all, (!options.all_checks).then_some(sampling));
+            plan.pin(|c| ctx.tight.of(c) != 0);
             let run = deepen::Run {
                 puzzle,
                 canon: &canon,

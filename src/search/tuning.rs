@@ -37,4 +37,7 @@ pub struct Tuning {
     /// Plan the reduced table at two bits per entry even where four fit
     /// ([`crate::table::prune::Format::Crumbs`]), so that small puzzles search with one.
     pub two_bit_tables: bool,
+    /// Search without the tight-bound rule ([`super::tight`]), so that tests can check
+    /// that the rule cuts nodes and changes no solution.
+    pub no_tight: bool,
 }

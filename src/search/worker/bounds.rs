@@ -135,9 +135,30 @@ impl Worker<'_, '_, '_> {
                 rows = true;
             }
             self.bounds(c, kbase, alive);
+            let fix = self.ctx.tight.of(c);
+            if fix != 0 {
+                self.tighten(fix, kbase, alive);
+            }
             alive = self.keep_bounded(kbase, alive);
         }
         alive
+    }
+
+    /// Adds the fixing set `fix` of the check just made to the children whose bound it
+    /// left tight, and raises by one the bound of those whose tight lookups now rule out
+    /// every last move ([`crate::search`]'s tight-bound rule).
+    fn tighten(&mut self, fix: u64, kbase: usize, alive: usize) {
+        let all = self.ctx.tight.all;
+        for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
+            let left = self.kids.left[kbase + i];
+            if left > 0 && *h == left {
+                let t = &mut self.kids.tight[kbase + i];
+                *t |= fix;
+                if *t == all {
+                    *h = left + 1;
+                }
+            }
+        }
     }
 
     /// Keeps, in order, the first `alive` children (from row `kbase`) whose bound in
@@ -156,6 +177,7 @@ impl Worker<'_, '_, '_> {
                     self.kids.moves[kbase + kept] = self.kids.moves[kbase + i];
                     self.kids.states[kbase + kept] = self.kids.states[kbase + i];
                     self.kids.left[kbase + kept] = self.kids.left[kbase + i];
+                    self.kids.tight[kbase + kept] = self.kids.tight[kbase + i];
                     if self.ctx.guards.is_some() {
                         self.guard.kids[kbase + kept] = self.guard.kids[kbase + i];
                     }
@@ -215,10 +237,15 @@ impl Worker<'_, '_, '_> {
     pub(super) fn check_inverse(&mut self, level: usize, kbase: usize, mut alive: usize) -> usize {
         let plan = self.checks.plan;
         if plan.inverse.is_empty() {
+            // The forward masks are spent; none rules out a first move.
+            self.kids.tight[kbase..kbase + alive].fill(0);
             return alive;
         }
         let ip = self.ctx.inverse.as_ref().expect("planned");
         for i in 0..alive {
+            // From here on a child's tight mask gathers the moves its lookups at the
+            // inverse rule out as its first move (the forward masks are spent).
+            self.kids.tight[kbase + i] = 0;
             if self.kids.left[kbase + i] > 0 {
                 let m = self.kids.moves[kbase + i] as usize;
                 self.inverse.full[level].then_into(
@@ -234,6 +261,10 @@ impl Worker<'_, '_, '_> {
                 return 0;
             }
             self.inverse_bounds(c, kbase, alive);
+            let fix = self.ctx.tight.of(c);
+            if fix != 0 {
+                self.tighten(fix, kbase, alive);
+            }
             alive = self.keep_bounded(kbase, alive);
         }
         alive

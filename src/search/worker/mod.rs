@@ -67,6 +67,8 @@ struct Kids {
     states: Vec<u32>,
     left: Vec<u32>,
     h: Vec<u32>,
+    /// Per child, the union of the fixing sets of its tight lookups ([`super::tight`]).
+    tight: Vec<u64>,
     /// The reduced table's entries for the children, found before they are read.
     idx: Vec<u64>,
 }
@@ -161,6 +163,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 states: vec![0; (levels + 1) * ctx.nm],
                 left: vec![0; (levels + 1) * ctx.nm],
                 h: vec![0; ctx.nm],
+                tight: vec![0; (levels + 1) * ctx.nm],
                 idx: vec![0; ctx.nm],
             },
             checks: Checks {
@@ -422,7 +425,10 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     /// all of them: the table reads of different children are independent, so their
     /// cache misses overlap instead of queueing one behind the other. Survivors keep
     /// their move order, so solutions come out in ksolve+'s order.
-    fn dfs(&mut self, level: usize, remaining: u32, state: u32) {
+    ///
+    /// Moves in `forbid` are left out: the node's tight lookups at its inverse rule
+    /// them out as the first move of a solution of this cost ([`super::tight`]).
+    fn dfs(&mut self, level: usize, remaining: u32, state: u32, forbid: u64) {
         if remaining == 0 {
             // The node's children are left to larger bounds (a solution is not extended
             // here), and every move that is not free costs at least 1.
@@ -442,6 +448,10 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let kbase = level * nm;
         let mut alive = 0;
         for m in 0..nm {
+            if forbid >> m & 1 == 1 {
+                self.refused_by(1);
+                continue;
+            }
             let to = self.may_try(remaining, state, m, legal);
             if to == DEAD || !self.guard_ok(level, m) {
                 self.note_cost(m, remaining);
@@ -464,6 +474,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             self.kids.moves[k] = m as u16;
             self.kids.states[k] = to;
             self.kids.left[k] = remaining - ctx.cost[m];
+            self.kids.tight[k] = 0;
             alive += 1;
         }
         self.nodes += alive as u64;
@@ -494,7 +505,8 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 self.guard.path[level + 1] = self.guard.kids[k];
             }
             self.push(m);
-            self.dfs(level + 1, self.kids.left[k], self.kids.states[k]);
+            let forbid = self.kids.tight[k];
+            self.dfs(level + 1, self.kids.left[k], self.kids.states[k], forbid);
             self.pop();
             if self.halted() {
                 return;
@@ -594,7 +606,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             spent += self.ctx.cost[m as usize];
             state = self.ctx.canon.step(state, m as usize);
         }
-        self.dfs(prefix.len(), bound - spent, state);
+        self.dfs(prefix.len(), bound - spent, state, 0);
         if let Some(out) = self.out.emitter {
             if !out.halted(me) {
                 out.finish(me, std::mem::take(&mut self.out.found));

@@ -25,6 +25,7 @@
 //!   the piece (its class when an arrangement of the set is in the group, nothing
 //!   otherwise), and a sum rule survives (checked on a decoded value).
 
+pub mod axes;
 pub mod build;
 pub mod cached;
 pub mod cells;

@@ -44,12 +44,28 @@ pub struct SymPlan {
     pub crumbs: bool,
     /// A stable, readable name (`CORNERS.po+EDGES.o`).
     pub name: String,
+    /// Whether the search's tight-bound rule applies ([`super::axes::tight_rule`]).
+    pub tight: bool,
 }
 
 impl SymPlan {
     /// Positions of the abstraction before reduction.
     pub fn positions(&self) -> u64 {
         self.raw.saturating_mul(self.minor_len)
+    }
+
+    /// What the planner weighs candidates by: the positions seen, times the number of
+    /// moves (`moves`) for a table with the tight-bound rule. Where every lookup is
+    /// tight the rule raises the bound by one, which an ordinary table only gets from
+    /// seeing about as many times more positions as a node has children; on the 3x3x3
+    /// the nxopt table (155 G positions) takes 1.5 times fewer nodes alone than corners
+    /// × flips (181 G), and 4 to 7 times fewer with the rule (BENCHMARKS.md, round 24).
+    pub fn weight(&self, moves: usize) -> u64 {
+        if self.tight {
+            self.positions().saturating_mul(moves.max(1) as u64)
+        } else {
+            self.positions()
+        }
     }
 
     /// An estimate of the reduced entries: one class per `syms.len()` values, plus
@@ -218,27 +234,9 @@ pub fn plan_sym(
     let largest = chosen.iter().map(|t| t.len).max().unwrap_or(0);
     let count = |c: &CompSpec| spec_count(puzzle, c).unwrap_or(u64::MAX);
     let mut best: Option<SymPlan> = None;
+    let nb = puzzle.moves.len();
     let is_ori = |c: &CompSpec| matches!(c.kind, crate::table::comp::CompKind::Ori { .. });
     for a in 0..puzzle.sets.len() {
-        let Some(whole_a) = whole(puzzle, a) else {
-            continue;
-        };
-        // The set seen whole is the major group, with nothing or another set's
-        // components as the minor; or, where the set's twists conjugate on their own,
-        // its arrangement alone is the major and its twists the minor: the same
-        // positions with a class table of the arrangements only (40,320 values for the
-        // 2x2x2's corners rather than 88 million).
-        // The arrangement-major option comes first, so that it wins over the whole set
-        // alone (the same positions) wherever its twists conjugate on their own.
-        let mut options: Vec<(Vec<CompSpec>, Vec<Vec<CompSpec>>)> = Vec::new();
-        if arrangements && whole_a.len() == 2 {
-            if let (Some(perm), Some(ori)) = (
-                whole_a.iter().find(|c| !is_ori(c)),
-                whole_a.iter().find(|c| is_ori(c)),
-            ) {
-                options.push((vec![perm.clone()], vec![vec![ori.clone()]]));
-            }
-        }
         let mut minors: Vec<Vec<CompSpec>> = vec![Vec::new()];
         for b in (0..puzzle.sets.len()).filter(|&b| b != a) {
             minors.extend(ori_spec(puzzle, b).map(|o| vec![o]));
@@ -246,7 +244,41 @@ pub fn plan_sym(
                 minors.extend(w.into_iter().filter(|c| !is_ori(c)).map(|c| vec![c]));
             }
         }
-        options.push((whole_a, minors));
+        let mut options: Vec<(Vec<CompSpec>, Vec<Vec<CompSpec>>)> = Vec::new();
+        // The set seen whole is the major group, with nothing or another set's
+        // components as the minor; or, where the set's twists conjugate on their own,
+        // its arrangement alone is the major and its twists the minor: the same
+        // positions with a class table of the arrangements only (40,320 values for the
+        // 2x2x2's corners rather than 88 million).
+        // The arrangement-major option comes first, so that it wins over the whole set
+        // alone (the same positions) wherever its twists conjugate on their own.
+        if let Some(whole_a) = whole(puzzle, a) {
+            if arrangements && whole_a.len() == 2 {
+                if let (Some(perm), Some(ori)) = (
+                    whole_a.iter().find(|c| !is_ori(c)),
+                    whole_a.iter().find(|c| is_ori(c)),
+                ) {
+                    options.push((vec![perm.clone()], vec![vec![ori.clone()]]));
+                }
+            }
+            options.push((whole_a, minors.clone()));
+        }
+        // A picture of the set (see [`super::axes`]) with its twists as the major
+        // group, and the other sets' pictures (with or without twists) beside the
+        // minors above: the cosets of subgroups that contain moves.
+        for pic in super::axes::pictures(puzzle, a) {
+            let major: Vec<CompSpec> = std::iter::once(pic).chain(ori_spec(puzzle, a)).collect();
+            let mut minors = minors.clone();
+            for b in (0..puzzle.sets.len()).filter(|&b| b != a) {
+                for pb in super::axes::pictures(puzzle, b) {
+                    minors.push(vec![pb.clone()]);
+                    if let Some(o) = ori_spec(puzzle, b) {
+                        minors.push(vec![pb, o]);
+                    }
+                }
+            }
+            options.push((major, minors));
+        }
         for (major, minors) in options {
             let raw = major.iter().map(count).fold(1u64, u64::saturating_mul);
             if raw < 2 || raw >= u32::MAX as u64 / 2 || raw.saturating_mul(4) > budget {
@@ -261,9 +293,12 @@ pub fn plan_sym(
                     continue;
                 }
                 let positions = raw.saturating_mul(minor_len);
+                // Even with the tight-bound rule's weight, no better than the best.
                 if positions <= largest.saturating_mul(2)
                     || positions > most
-                    || best.as_ref().is_some_and(|b| b.positions() >= positions)
+                    || best
+                        .as_ref()
+                        .is_some_and(|b| b.weight(nb) > positions.saturating_mul(nb as u64))
                 {
                     continue;
                 }
@@ -275,6 +310,7 @@ pub fn plan_sym(
                 all.extend(minor.iter().cloned());
                 let mut plan = SymPlan {
                     name: names(puzzle, &all),
+                    tight: super::axes::tight_rule(puzzle, group, &all),
                     major: major.clone(),
                     minor,
                     syms,
@@ -282,6 +318,14 @@ pub fn plan_sym(
                     minor_len,
                     crumbs: false,
                 };
+                // Between equal weights, the smaller class table: its reads hit the
+                // caches more often.
+                if best.as_ref().is_some_and(|b| {
+                    (b.weight(nb), std::cmp::Reverse(b.raw))
+                        >= (plan.weight(nb), std::cmp::Reverse(plan.raw))
+                }) {
+                    continue;
+                }
                 if plan.estimate() > MAX_REDUCED_ENTRIES {
                     continue;
                 }

@@ -332,28 +332,34 @@ fn a_settled_table_is_exact_below_its_last_layer_and_a_lower_bound_in_it() {
 /// Under 1G the 3x3x3's corners reduced by 48 symmetries (88 M positions) are not worth
 /// shrinking the ordinary tables to an eighth (they were, by the sum of scores, which
 /// rewards many small tables: m14 scrambles then took ten times longer); under 8G the
-/// corners × flips are.
+/// nxopt table is (which corners lie in the U layer and their twists, which edges lie
+/// in the middle layer and their flips: fewer positions than corners × flips, but with
+/// the tight-bound rule).
 #[test]
 fn a_smaller_share_is_taken_only_for_a_reduced_table_that_sees_far_more() {
     let p = shipped("3x3x3.def");
     let g = SymmetryGroup::find(&p).unwrap();
     let small = cached::planned(&p, &g, 1 << 30).unwrap();
     assert_eq!(small.ordinary, 1 << 30);
-    let big = cached::planned(&p, &g, 8 << 30).unwrap();
-    assert_eq!(big.plan.map(|p| p.positions()), Some(180_592_312_320));
+    let big = cached::planned(&p, &g, 8 << 30).unwrap().plan.unwrap();
+    assert_eq!(big.positions(), 155_196_518_400);
+    assert!(big.tight && !big.crumbs);
+    assert_eq!(big.syms.len(), 16);
+    assert_eq!(big.name, "EDGES.p2o+CORNERS.p2o");
 }
 
 /// Under the default budget of a 24 GiB machine (a quarter of its 24,684,084 KiB of
-/// memory: 5.885 GiB) the 3x3x3's corners × flips fit at two bits per entry beside the
-/// ordinary tables (at four, 5.6 GiB with its class table, they no longer leave room
-/// for what the process holds besides its tables).
+/// memory: 5.885 GiB) the 3x3x3's nxopt table fits at four bits per entry (4.6 GiB)
+/// beside the ordinary tables; under 4G at two.
 #[test]
-fn the_default_budget_of_a_24_gib_machine_holds_corners_times_flips() {
+fn the_default_budget_of_a_24_gib_machine_holds_the_nxopt_table() {
     let p = shipped("3x3x3.def");
     let g = SymmetryGroup::find(&p).unwrap();
     let budget = 24_684_084u64 * 1024 / 4;
-    let share = cached::planned(&p, &g, budget).unwrap();
-    let plan = share.plan.unwrap();
-    assert_eq!(plan.positions(), 180_592_312_320);
-    assert!(plan.crumbs);
+    let plan = cached::planned(&p, &g, budget).unwrap().plan.unwrap();
+    assert_eq!(plan.positions(), 155_196_518_400);
+    assert!(plan.tight && !plan.crumbs);
+    let small = cached::planned(&p, &g, 4 << 30).unwrap().plan.unwrap();
+    assert_eq!(small.positions(), 155_196_518_400);
+    assert!(small.crumbs);
 }

@@ -14,6 +14,12 @@
 //! together hold every move, no move can end a solution of that cost: the node is cut
 //! as if its bound were one more (Rokicki's nxopt makes the same cut).
 //!
+//! At the inverse the same sets rule out first moves: `X⁻¹` is solved by the
+//! solution's moves inverted and reversed, so a tight lookup there (at a conjugate by
+//! `S`: its last move is `σ(m⁻¹)`, and fixing sets hold inverses) says the node's
+//! solutions of that cost do not start with a move of the set. The worker leaves those
+//! moves out of the node's children, and cuts the node when they are every move.
+//!
 //! The rule holds under any move limits, blocks or slack: it says only that a
 //! solution of exactly the cost left would give a shorter path in the table's
 //! abstraction, which the table rules out whatever the search restricts. Moves of cost 0

@@ -448,7 +448,8 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let kbase = level * nm;
         let mut alive = 0;
         for m in 0..nm {
-            if forbid >> m & 1 == 1 {
+            // A mask is only ever set with at most 64 moves ([`super::super::tight`]).
+            if forbid != 0 && forbid >> m & 1 == 1 {
                 self.refused_by(1);
                 continue;
             }

@@ -118,8 +118,13 @@ pub fn sym_line(plan: Option<&SymPlan>, ordinary: u64, budget: u64) -> String {
     } else {
         String::new()
     };
+    let tight = if p.tight {
+        "; moves keep its goal: tight bounds also rule out moves"
+    } else {
+        ""
+    };
     format!(
-        "  reduced table {}: {} positions by {} symmetries ({} classes of {} values, {} entries each): about {} entries, {} at {} bits, {} class table{share}",
+        "  reduced table {}: {} positions by {} symmetries ({} classes of {} values, {} entries each): about {} entries, {} at {} bits, {} class table{tight}{share}",
         p.name,
         p.positions(),
         p.syms.len(),

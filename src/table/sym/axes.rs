@@ -35,30 +35,6 @@ pub fn families(puzzle: &Puzzle) -> Vec<Vec<usize>> {
     out
 }
 
-/// The orbits of the group a family of base moves generates on the positions of set
-/// `set`, as a class per position (classes numbered in order of first position).
-fn orbits(puzzle: &Puzzle, family: &[usize], set: usize) -> Vec<usize> {
-    let size = puzzle.sets[set].size;
-    let mut class: Vec<usize> = (0..size).collect();
-    fn root(c: &mut [usize], mut x: usize) -> usize {
-        while c[x] != x {
-            c[x] = c[c[x]];
-            x = c[x];
-        }
-        x
-    }
-    for &m in family {
-        let perm = &puzzle.base_moves[m].effect.sets[set].perm;
-        for (p, &q) in perm.iter().enumerate() {
-            let (a, b) = (root(&mut class, p), root(&mut class, q as usize));
-            if a != b {
-                class[a.max(b)] = a.min(b);
-            }
-        }
-    }
-    (0..size).map(|p| root(&mut class, p)).collect()
-}
-
 /// The pictures of set `set` that the commuting families see (see the module doc), as
 /// arrangement components with merged labels, each seeing more than one value and
 /// fewer than the set's whole arrangement. Sets with repeated labels or an `Ignore`
@@ -83,7 +59,12 @@ pub fn pictures(puzzle: &Puzzle, set: usize) -> Vec<CompSpec> {
     let labels = solved.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
     let mut out: Vec<CompSpec> = Vec::new();
     for fam in families(puzzle) {
-        let orbit = orbits(puzzle, &fam, set);
+        // The orbits of the group the family's moves generate.
+        let gens: Vec<MoveId> = fam
+            .iter()
+            .flat_map(|&b| puzzle.base_moves[b].powers.iter().copied())
+            .collect();
+        let orbit = puzzle.orbit_roots(set, &gens);
         let fixed = |p: usize| orbit.iter().filter(|&&o| o == orbit[p]).count() == 1;
         for coarse in [false, true] {
             // Class of a position: the fixed positions share one, the others their

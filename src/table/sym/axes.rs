@@ -35,12 +35,20 @@ pub fn families(puzzle: &Puzzle) -> Vec<Vec<usize>> {
     out
 }
 
-/// The pictures of set `set` that the commuting families see (see the module doc), as
-/// arrangement components with merged labels, each seeing more than one value and
+/// Per set, the pictures that the commuting families see ([`set_pictures`]).
+pub fn pictures(puzzle: &Puzzle) -> Vec<Vec<CompSpec>> {
+    let families = families(puzzle);
+    (0..puzzle.sets.len())
+        .map(|set| set_pictures(puzzle, &families, set))
+        .collect()
+}
+
+/// The pictures of set `set` that the commuting `families` see (see the module doc),
+/// as arrangement components with merged labels, each seeing more than one value and
 /// fewer than the set's whole arrangement. Sets with repeated labels or an `Ignore`
 /// mask are left out: their goals already merge labels in ways a picture would have
 /// to respect.
-pub fn pictures(puzzle: &Puzzle, set: usize) -> Vec<CompSpec> {
+fn set_pictures(puzzle: &Puzzle, families: &[Vec<usize>], set: usize) -> Vec<CompSpec> {
     let size = puzzle.sets[set].size;
     let solved = &puzzle.solved.sets[set].perm;
     let distinct = {
@@ -58,7 +66,7 @@ pub fn pictures(puzzle: &Puzzle, set: usize) -> Vec<CompSpec> {
     }
     let labels = solved.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
     let mut out: Vec<CompSpec> = Vec::new();
-    for fam in families(puzzle) {
+    for fam in families {
         // The orbits of the group the family's moves generate.
         let gens: Vec<MoveId> = fam
             .iter()
@@ -161,8 +169,9 @@ mod tests {
     fn the_cube_has_its_three_axes_and_their_layer_pictures() {
         let p = shipped("3x3x3.def");
         assert_eq!(families(&p).len(), 3);
-        let counts = |set| -> Vec<u64> {
-            let mut v: Vec<u64> = pictures(&p, set)
+        let all = pictures(&p);
+        let counts = |set: usize| -> Vec<u64> {
+            let mut v: Vec<u64> = all[set]
                 .iter()
                 .map(|s| spec_count(&p, s).unwrap())
                 .collect();

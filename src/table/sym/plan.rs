@@ -236,7 +236,18 @@ pub fn plan_sym(
     let mut best: Option<SymPlan> = None;
     let nb = puzzle.moves.len();
     let is_ori = |c: &CompSpec| matches!(c.kind, crate::table::comp::CompKind::Ori { .. });
-    for a in 0..puzzle.sets.len() {
+    let pictures = super::axes::pictures(puzzle);
+    // A set's pictures as minors: each alone and with the set's twists.
+    let picture_minors = |b: usize| -> Vec<Vec<CompSpec>> {
+        pictures[b]
+            .iter()
+            .flat_map(|p| {
+                std::iter::once(vec![p.clone()])
+                    .chain(ori_spec(puzzle, b).map(|o| vec![p.clone(), o]))
+            })
+            .collect()
+    };
+    for (a, own_pictures) in pictures.iter().enumerate() {
         let mut minors: Vec<Vec<CompSpec>> = vec![Vec::new()];
         for b in (0..puzzle.sets.len()).filter(|&b| b != a) {
             minors.extend(ori_spec(puzzle, b).map(|o| vec![o]));
@@ -266,18 +277,17 @@ pub fn plan_sym(
         // A picture of the set (see [`super::axes`]) with its twists as the major
         // group, and the other sets' pictures (with or without twists) beside the
         // minors above: the cosets of subgroups that contain moves.
-        for pic in super::axes::pictures(puzzle, a) {
-            let major: Vec<CompSpec> = std::iter::once(pic).chain(ori_spec(puzzle, a)).collect();
-            let mut minors = minors.clone();
+        if !own_pictures.is_empty() {
+            let mut with_pictures = minors.clone();
             for b in (0..puzzle.sets.len()).filter(|&b| b != a) {
-                for pb in super::axes::pictures(puzzle, b) {
-                    minors.push(vec![pb.clone()]);
-                    if let Some(o) = ori_spec(puzzle, b) {
-                        minors.push(vec![pb, o]);
-                    }
-                }
+                with_pictures.extend(picture_minors(b));
             }
-            options.push((major, minors));
+            for pic in own_pictures {
+                let major = std::iter::once(pic.clone())
+                    .chain(ori_spec(puzzle, a))
+                    .collect();
+                options.push((major, with_pictures.clone()));
+            }
         }
         for (major, minors) in options {
             let raw = major.iter().map(count).fold(1u64, u64::saturating_mul);

@@ -33,7 +33,15 @@ pub struct PermCoord {
     /// `a` below the length and `j` up to `w`, the last label's count: the arrangements
     /// of `a` pieces of which `j` carry the last label and the rest one label each.
     weights: Vec<u64>,
+    /// With exactly two labels over at most [`PAIR_MAX`] positions (which pieces lie
+    /// in a layer, say): the rank of each arrangement, indexed by the positions of label
+    /// 1 as bits. One read of a table of at most 64 KiB instead of a division per
+    /// position; the search ranks such coordinates per child at its inverse.
+    pair: Vec<u32>,
 }
+
+/// The most positions a two-label coordinate has its ranks tabled for.
+const PAIR_MAX: usize = 14;
 
 /// Why a coordinate could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,12 +89,28 @@ impl PermCoord {
                 }
             }
         }
+        let mut pair = Vec::new();
+        if k == 2 && labels.len() <= PAIR_MAX && singles.is_none() {
+            let n = labels.len();
+            pair = vec![0u32; 1 << n];
+            let mut perm = vec![0u16; n];
+            for (bits, r) in pair.iter_mut().enumerate() {
+                if bits.count_ones() == counts[1] {
+                    for (i, p) in perm.iter_mut().enumerate() {
+                        *p = (bits >> i & 1) as u16;
+                    }
+                    let mut c = counts.clone();
+                    *r = rank_with(&mut c, &perm, total) as u32;
+                }
+            }
+        }
         Ok(PermCoord {
             counts,
             len: labels.len(),
             total,
             singles,
             weights,
+            pair,
         })
     }
 
@@ -154,6 +178,13 @@ impl PermCoord {
         debug_assert_eq!(perm.len(), self.len);
         if let Some(mask) = self.singles {
             return self.rank_singles(mask, perm);
+        }
+        if !self.pair.is_empty() {
+            let bits = perm
+                .iter()
+                .enumerate()
+                .fold(0usize, |b, (i, &p)| b | ((p as usize & 1) << i));
+            return self.pair[bits] as u64;
         }
         let mut counts = [0u32; 64];
         let k = self.counts.len();

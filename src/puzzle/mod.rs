@@ -118,12 +118,17 @@ impl Transform {
     /// used in loops that must not allocate.
     pub fn then_into(&self, m: &Transform, sets: &[SetDef], out: &mut Transform) {
         for (k, set) in sets.iter().enumerate() {
-            let n = set.orientations.max(1);
+            let n = set.orientations.max(1) as u32;
             let (s, mv, o) = (&self.sets[k], &m.sets[k], &mut out.sets[k]);
             for i in 0..set.size {
                 let from = mv.perm[i] as usize;
                 o.perm[i] = s.perm[from];
-                o.ori[i] = (s.ori[from] + mv.ori[i]) % n;
+                // Twists are below n, so one subtraction reduces the sum: a division
+                // per piece cost more than the rest of this, which the search runs per
+                // child at its inverse.
+                let v = s.ori[from] as u32 + mv.ori[i] as u32;
+                let v = if v >= n { v - n } else { v };
+                o.ori[i] = (if v < n { v } else { v % n }) as u8;
             }
         }
     }

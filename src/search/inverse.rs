@@ -4,16 +4,18 @@
 //! the other), so the pruning tables looked up there give a second bound.
 //!
 //! A position `X` is the solved state `Z` followed by a transformation `g`; its inverse
-//! is `Z` followed by `g⁻¹`. It is computed from the node's whole position, which the
-//! search keeps per level only when this probe is in use, and ranked into the tables'
-//! components without allocating ([`Component::rank_state`]).
+//! is `Z` followed by `g⁻¹`. The search keeps it per level of the path, only when this
+//! probe is in use: a child's is its parent's with the move made before rather than
+//! after (`(X m)⁻¹ = m⁻¹ X⁻¹`), which relabels the pieces ([`InverseProbe::premove_into`]),
+//! and it is ranked into the tables' components without allocating
+//! ([`Component::rank_state`]).
 //!
 //! The reduced table is also looked up at conjugates of the inverse, `S X⁻¹ S⁻¹`, by
 //! the symmetries of its own probes ([`super::probe`]): that is the inverse of the
 //! conjugate `S X S⁻¹`, which is as far from solved as `X` wherever both probes hold.
 //! On the 3x3x3 these are the inverse's flips seen from the two other axes.
 
-use crate::puzzle::{IgnoreMask, Puzzle, SetDef, State, Transform};
+use crate::puzzle::{IgnoreMask, Puzzle, SetDef, State};
 use crate::table::comp::{CompKind, Component};
 
 /// What the inverse probe of one search needs.
@@ -22,8 +24,11 @@ pub(super) struct InverseProbe<'a> {
     solved: &'a State,
     /// Per set: the solved position of each label.
     home: Vec<Vec<u16>>,
-    /// Per move: its effect, to keep the whole position along the path.
-    pub effects: Vec<&'a Transform>,
+    /// Per set: the solved state's twists, below the set's orientations.
+    solved_twist: Vec<Vec<u8>>,
+    /// Per move, set and label: the label and added twist that label becomes when the
+    /// move is made at the position, seen at the inverse ([`Self::premove_into`]).
+    premoves: Vec<Vec<Vec<(u16, u8)>>>,
     /// Per probed table: its index among the search's tables and its components with
     /// their strides.
     pub tables: Vec<(usize, Vec<(&'a Component, u64)>)>,
@@ -99,7 +104,8 @@ impl<'a> InverseProbe<'a> {
             sets: &puzzle.sets,
             solved: &puzzle.solved,
             home: homes(&puzzle.solved),
-            effects: puzzle.moves.iter().map(|m| &m.effect).collect(),
+            solved_twist: twists(puzzle),
+            premoves: premoves(puzzle),
             tables,
             reduced,
             conj: Vec::new(),
@@ -134,24 +140,85 @@ impl<'a> InverseProbe<'a> {
         self.reduced_bound(out, row, scratch)
     }
 
-    /// The puzzle's sets, for applying moves to whole positions.
-    pub fn sets(&self) -> &'a [SetDef] {
-        self.sets
+    /// Writes into `out` the inverse of the child by move `m` of the position whose
+    /// inverse is `y`: `(X m)⁻¹ = m⁻¹ X⁻¹`, a move made before rather than after, which
+    /// on whole positions relabels the pieces. One pass per child instead of making the
+    /// child and inverting it.
+    #[inline]
+    pub fn premove_into(&self, m: usize, y: &State, out: &mut State) {
+        for (k, (set, table)) in self.sets.iter().zip(&self.premoves[m]).enumerate() {
+            let n = set.orientations.max(1) as u32;
+            let (ys, o) = (&y.sets[k], &mut out.sets[k]);
+            for ((p, t), (&l, &yo)) in o
+                .perm
+                .iter_mut()
+                .zip(&mut o.ori)
+                .zip(ys.perm.iter().zip(&ys.ori))
+            {
+                let (l2, add) = table[l as usize];
+                *p = l2;
+                let v = yo as u32 + add as u32;
+                *t = (if v >= n { v - n } else { v }) as u8;
+            }
+        }
     }
 
     /// Writes the inverse of position `x` into `out` (same shape).
     pub fn invert_into(&self, x: &State, out: &mut State) {
         for (k, set) in self.sets.iter().enumerate() {
-            let n = set.orientations.max(1);
+            let n = set.orientations.max(1) as u32;
             let (xs, z, o) = (&x.sets[k], &self.solved.sets[k], &mut out.sets[k]);
-            let home = &self.home[k];
+            let (home, zo) = (&self.home[k], &self.solved_twist[k]);
             for i in 0..set.size {
                 let j = home[xs.perm[i] as usize] as usize;
                 o.perm[j] = z.perm[i];
-                o.ori[j] = ((z.ori[i] % n + z.ori[j] % n + n - xs.ori[i] % n) % n) % n;
+                // (z_i + z_j - x_i) mod n without dividing: each term is below n.
+                let t = xs.ori[i] as u32;
+                let t = if t < n { t } else { t % n };
+                let v = zo[i] as u32 + zo[j] as u32 + n - t;
+                let v = if v >= n { v - n } else { v };
+                o.ori[j] = (if v >= n { v - n } else { v }) as u8;
             }
         }
     }
+}
+
+/// Per move of `puzzle` (whose solved labels are distinct), set and label `L`: the
+/// label and the twist to add that make a position's inverse `Y = Z g⁻¹` into its
+/// child's, `Z m⁻¹ g⁻¹` ([`InverseProbe::premove_into`]). With `h` the solved position of
+/// `L` and `Zm = Z m⁻¹`: `(Zm.perm[h], Zm.ori[h] - Z.ori[h])`, since `Y` reads `g⁻¹` as
+/// `h` at each position.
+fn premoves(puzzle: &Puzzle) -> Vec<Vec<Vec<(u16, u8)>>> {
+    let (sets, z) = (&puzzle.sets, &puzzle.solved);
+    let home = homes(z);
+    puzzle
+        .moves
+        .iter()
+        .map(|mv| {
+            let zm = z.then(&mv.effect.inverse(sets), sets);
+            (0..sets.len())
+                .map(|k| {
+                    let n = sets[k].orientations.max(1) as u32;
+                    home[k]
+                        .iter()
+                        .map(|&h| {
+                            let h = h as usize;
+                            let (a, b) =
+                                (zm.sets[k].ori[h] as u32 % n, z.sets[k].ori[h] as u32 % n);
+                            (zm.sets[k].perm[h], ((a + n - b) % n) as u8)
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Per set of `puzzle`'s solved state: its twists, reduced below the set's orientations.
+fn twists(puzzle: &Puzzle) -> Vec<Vec<u8>> {
+    let sets = puzzle.solved.sets.iter().zip(&puzzle.sets);
+    sets.map(|(s, d)| s.ori.iter().map(|&o| o % d.orientations.max(1)).collect())
+        .collect()
 }
 
 /// Per set of `solved`: the position of each label there (labels distinct).
@@ -196,7 +263,8 @@ mod tests {
                     }
                     vec![h]
                 },
-                effects: Vec::new(),
+                solved_twist: twists(&p),
+                premoves: premoves(&p),
                 tables: Vec::new(),
                 reduced: None,
                 conj: Vec::new(),
@@ -217,6 +285,14 @@ mod tests {
                     .collect();
                 probe.invert_into(&x, &mut out);
                 assert_eq!(out, p.apply_sequence(&p.solved, &inverse), "{seq:?}");
+                // The search keeps the inverse along the path by premoves instead.
+                let (mut y, mut next) = (p.solved.clone(), p.solved.clone());
+                probe.invert_into(&p.solved, &mut y);
+                for &m in &seq {
+                    probe.premove_into(m.0 as usize, &y, &mut next);
+                    std::mem::swap(&mut y, &mut next);
+                }
+                assert_eq!(y, out, "premoves along {seq:?}");
             }
         }
     }
@@ -237,7 +313,8 @@ mod tests {
             sets: &p.sets,
             solved: &p.solved,
             home: homes(&p.solved),
-            effects: Vec::new(),
+            solved_twist: twists(&p),
+            premoves: premoves(&p),
             tables: Vec::new(),
             reduced: None,
             conj: Vec::new(),

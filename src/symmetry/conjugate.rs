@@ -29,6 +29,10 @@ pub(super) struct ConjugationTables {
     /// Per set `k`: whether `S` reverses orientations there (a mirror, `ε = -1`).
     reverse: Vec<bool>,
     n: Vec<u8>,
+    /// Per set `k'`, position `j` and twist `o` (below `n`) of the piece read there: the
+    /// twist of the result before its label's offset, at `j * n + o`. Made once, so that
+    /// conjugating (per child of a search, at its inverse) divides nothing.
+    twist: Vec<Vec<u8>>,
 }
 
 impl ConjugationTables {
@@ -78,12 +82,31 @@ impl ConjugationTables {
                 }
             }
         }
+        let n: Vec<u8> = layout.n.iter().map(|&n| n as u8).collect();
+        let twist = src
+            .iter()
+            .enumerate()
+            .map(|(k2, row)| {
+                let k = src_set[k2];
+                let (n, rev) = (n[k] as u32, reverse[k]);
+                row.iter()
+                    .flat_map(|&(_, q0)| {
+                        (0..n).map(move |o| {
+                            let f = (q0 as u32 + n - o) % n;
+                            let f = if rev { (n - f) % n } else { f };
+                            ((n - f) % n) as u8
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
         Some(ConjugationTables {
             src_set,
             src,
             labels,
             reverse,
-            n: layout.n.iter().map(|&n| n as u8).collect(),
+            n,
+            twist,
         })
     }
 
@@ -118,16 +141,18 @@ impl ConjugationTables {
         for (k2, (row, o)) in self.src.iter().zip(&mut out.sets).enumerate() {
             let k = self.src_set[k2];
             let n = self.n[k];
-            let (xs, labels) = (&x.sets[k], &self.labels[k]);
-            for (j, &(i, q0)) in row.iter().enumerate() {
+            let (xs, labels, twist) = (&x.sets[k], &self.labels[k], &self.twist[k2]);
+            for (j, &(i, _)) in row.iter().enumerate() {
                 let l = xs.perm[i as usize];
                 // A label the solved state does not use has no image; it stays as it
                 // is rather than failing, since such a state is not a position anyway.
                 let (l2, d) = labels.get(l as usize).copied().unwrap_or((u16::MAX, 0));
-                let f = (q0 + n - xs.ori[i as usize] % n) % n;
-                let f = if self.reverse[k] { (n - f) % n } else { f };
+                let t = xs.ori[i as usize];
+                let t = if t < n { t } else { t % n };
+                // (-(f + d)) mod n, with the table's (-f) mod n and d below n.
+                let g = twist[j * n as usize + t as usize];
                 o.perm[j] = if l2 == u16::MAX { l } else { l2 };
-                o.ori[j] = (n - (f + d) % n) % n;
+                o.ori[j] = if g >= d { g - d } else { g + (n - d) };
             }
         }
     }

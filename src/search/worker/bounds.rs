@@ -27,13 +27,13 @@ impl Worker<'_, '_, '_> {
         self.advance_full(level, m);
     }
 
-    /// The whole position after move `m` from the node at `level`, when the inverse is
-    /// probed.
+    /// The inverse of the whole position after move `m` from the node at `level`, when
+    /// the inverse is probed.
     #[inline]
     pub(super) fn advance_full(&mut self, level: usize, m: usize) {
         if let Some(ip) = &self.ctx.inverse {
             let (cur, next) = self.inverse.full.split_at_mut(level + 1);
-            cur[level].then_into(ip.effects[m], ip.sets(), &mut next[0]);
+            ip.premove_into(m, &cur[level], &mut next[0]);
         }
     }
 
@@ -248,12 +248,7 @@ impl Worker<'_, '_, '_> {
             self.kids.tight[kbase + i] = 0;
             if self.kids.left[kbase + i] > 0 {
                 let m = self.kids.moves[kbase + i] as usize;
-                self.inverse.full[level].then_into(
-                    ip.effects[m],
-                    ip.sets(),
-                    &mut self.checks.child,
-                );
-                ip.invert_into(&self.checks.child, &mut self.inverse.kids[i]);
+                ip.premove_into(m, &self.inverse.full[level], &mut self.inverse.kids[i]);
             }
         }
         for &c in &plan.inverse {
@@ -383,12 +378,7 @@ impl Worker<'_, '_, '_> {
         if let Some(ip) = &ctx.inverse {
             for i in 0..alive {
                 let m = self.kids.moves[kbase + i] as usize;
-                self.inverse.full[level].then_into(
-                    ip.effects[m],
-                    ip.sets(),
-                    &mut self.checks.child,
-                );
-                ip.invert_into(&self.checks.child, &mut self.inverse.inv);
+                ip.premove_into(m, &self.inverse.full[level], &mut self.inverse.inv);
                 for (bit, info) in plan.all.iter().enumerate() {
                     if info.check.at_inverse()
                         && self.inverse_bound(info.check) > self.kids.left[kbase + i]

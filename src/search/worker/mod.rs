@@ -82,8 +82,6 @@ struct Checks<'c> {
     samples: Samples,
     /// Per child of a sampled batch, the checks that would cut it.
     mask: Vec<u64>,
-    /// A sampled child's whole position.
-    child: crate::puzzle::State,
 }
 
 /// With guarded moves: each level's position as a packed key, which the guards read,
@@ -100,8 +98,8 @@ struct ProbeRows {
     kids: Vec<u32>,
 }
 
-/// The whole position at each level of the path, its inverse and ranking scratch: kept
-/// only when the inverse is probed.
+/// The inverse of the whole position at each level of the path, and ranking scratch:
+/// kept only when the inverse is probed.
 struct InverseRows {
     full: Vec<crate::puzzle::State>,
     inv: crate::puzzle::State,
@@ -171,7 +169,6 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 plan,
                 samples: Samples::default(),
                 mask: vec![0; ctx.nm],
-                child: ctx.start_state.clone(),
             },
             guard: GuardKeys {
                 path: keys,
@@ -183,7 +180,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             },
             inverse: InverseRows {
                 full: match &ctx.inverse {
-                    Some(_) => vec![ctx.start_state.clone(); levels + 1],
+                    Some(ip) => {
+                        let mut inv = ctx.start_state.clone();
+                        ip.invert_into(ctx.start_state, &mut inv);
+                        vec![inv; levels + 1]
+                    }
                     None => Vec::new(),
                 },
                 inv: ctx.start_state.clone(),

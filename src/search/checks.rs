@@ -80,6 +80,9 @@ pub(super) struct CheckInfo {
     pub cost: f64,
     /// The probe slots it reads (empty unless [`Check::reads_slots`]).
     pub slots: Vec<usize>,
+    /// The slots of the node's own row it reads ([`Check::Table`] and
+    /// [`Check::Reduced`]; empty for the others).
+    pub rows: Vec<usize>,
 }
 
 /// The cost of a read in a table of `bytes`: a miss once it is far larger than the
@@ -153,6 +156,14 @@ pub(super) struct Plan {
     pub inverse: Vec<Check>,
     /// The probe slots the checks in use read (the others need not be kept).
     pub live: Vec<usize>,
+    /// The slots of a node's own row that the checks in use and the moves' legality
+    /// read: a worker makes only these for a child, and the others from its parent's
+    /// when something needs the whole row (the goal test, a sample).
+    pub rows: Vec<usize>,
+    /// The row slots kept whatever the checks ([`Plan::keep_rows`]).
+    kept_rows: Vec<usize>,
+    /// The checks in use, in order.
+    order: Vec<usize>,
     /// Whether workers sample: there are checks to choose between, and few enough for
     /// a mask.
     pub sampling: bool,
@@ -215,6 +226,7 @@ pub(super) fn checks_of(
             name: rname.to_string(),
             cost: reduced_cost(r),
             slots: Vec::new(),
+            rows: r.major.iter().map(|m| m.0).chain(r.minor.iter().map(|m| m.0)).collect(),
         });
     }
     for (i, r) in ctx.sym.reduced.iter().enumerate() {
@@ -229,14 +241,16 @@ pub(super) fn checks_of(
             name: format!("{rname} at symmetry {}", ctx.sym.reduced_used[i]),
             cost: reduced_cost(r) + slots_cost(ctx, &slots),
             slots,
+            rows: Vec::new(),
         });
     }
-    for (t, (_, table)) in ctx.prune.iter().enumerate() {
+    for (t, (rows, table)) in ctx.prune.iter().enumerate() {
         all.push(CheckInfo {
             check: Check::Table(t),
             name: names[t].clone(),
             cost: read_cost(table.memory()),
             slots: Vec::new(),
+            rows: rows.iter().map(|r| r.0).collect(),
         });
     }
     for (p, (t, pairs)) in ctx.sym.probes.iter().enumerate() {
@@ -246,6 +260,7 @@ pub(super) fn checks_of(
             name: format!("{} at symmetry {}", names[*t], ctx.sym.used[p].1),
             cost: read_cost(ctx.prune[*t].1.memory()) + slots_cost(ctx, &slots),
             slots,
+            rows: Vec::new(),
         });
     }
     if let Some(ip) = &ctx.inverse {
@@ -255,6 +270,7 @@ pub(super) fn checks_of(
                 name: format!("{rname} at the inverse"),
                 cost: inverse_cost(comps.len()) + reduced_cost(r),
                 slots: Vec::new(),
+                rows: Vec::new(),
             });
             for (i, &s) in ctx.sym.reduced_used.iter().enumerate().take(ip.conj.len()) {
                 all.push(CheckInfo {
@@ -264,6 +280,7 @@ pub(super) fn checks_of(
                     // making it.
                     cost: 2.0 * inverse_cost(comps.len()) + reduced_cost(r),
                     slots: Vec::new(),
+                    rows: Vec::new(),
                 });
             }
         }
@@ -273,6 +290,7 @@ pub(super) fn checks_of(
                 name: format!("{} at the inverse", names[*t]),
                 cost: inverse_cost(comps.len()) + read_cost(ctx.prune[*t].1.memory()),
                 slots: Vec::new(),
+                rows: Vec::new(),
             });
         }
     }
@@ -295,6 +313,9 @@ impl Plan {
             batch: Vec::new(),
             inverse: Vec::new(),
             live: Vec::new(),
+            rows: Vec::new(),
+            kept_rows: Vec::new(),
+            order: Vec::new(),
             cuts: None,
             pinned: Vec::new(),
         };
@@ -310,6 +331,14 @@ impl Plan {
         self.pinned = (0..self.all.len())
             .filter(|&i| which(self.all[i].check))
             .collect();
+    }
+
+    /// Keeps the row slots `rows` whatever checks are made: those the moves' legality
+    /// reads (a block's pieces).
+    pub fn keep_rows(&mut self, rows: impl IntoIterator<Item = usize>) {
+        self.kept_rows = rows.into_iter().collect();
+        let order = std::mem::take(&mut self.order);
+        self.set_order(&order);
     }
 
     /// Whether whole positions must be kept along the path.
@@ -328,6 +357,15 @@ impl Plan {
         live.sort_unstable();
         live.dedup();
         self.live = live;
+        let mut rows: Vec<usize> = order
+            .iter()
+            .flat_map(|&i| self.all[i].rows.iter().copied())
+            .chain(self.kept_rows.iter().copied())
+            .collect();
+        rows.sort_unstable();
+        rows.dedup();
+        self.rows = rows;
+        self.order = order.to_vec();
     }
 
     /// Chooses the checks and their order from one depth's samples (unchanged with too
@@ -461,6 +499,7 @@ mod tests {
 
     fn info(check: Check, cost: f64) -> CheckInfo {
         CheckInfo {
+            rows: Vec::new(),
             check,
             name: format!("{check:?}"),
             cost,

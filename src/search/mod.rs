@@ -926,6 +926,7 @@ impl<'p> Solver<'p> {
                 .unwrap_or((checks::SAMPLE_EVERY, checks::MIN_SAMPLES));
             let mut plan = checks::Plan::new(all, (!options.all_checks).then_some(sampling));
             plan.pin(|c| ctx.tight.of(c) != 0);
+            plan.keep_rows(ctx.blocks.iter().flatten().map(|&(slot, _)| slot));
             let run = deepen::Run {
                 puzzle,
                 canon: &canon,

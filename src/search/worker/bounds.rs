@@ -341,14 +341,19 @@ impl Worker<'_, '_, '_> {
     /// threads, so a close choice can differ between thread counts: never a solution.)
     #[inline]
     pub(super) fn sampled(&self, level: usize) -> bool {
-        self.checks.plan.sampling && {
-            let h = self
-                .row(level)
-                .iter()
-                .fold(0x9e37_79b9_7f4a_7c15u64, |h, &v| {
-                    (h ^ v as u64).wrapping_mul(0xff51_afd7_ed55_8ccd)
-                });
-            (h >> 32) % self.checks.plan.every == 0
+        let plan = self.checks.plan;
+        plan.sampling && {
+            // The slots the plan makes (the others need not be in the row); the moves
+            // of the path when it makes none.
+            let mix = |h: u64, v: u64| (h ^ v).wrapping_mul(0xff51_afd7_ed55_8ccd);
+            let seed = 0x9e37_79b9_7f4a_7c15u64;
+            let h = if plan.rows.is_empty() {
+                self.path.moves.iter().fold(seed, |h, &m| mix(h, m as u64))
+            } else {
+                let row = self.row(level);
+                plan.rows.iter().fold(seed, |h, &s| mix(h, row[s] as u64))
+            };
+            (h >> 32) % plan.every == 0
         }
     }
 
@@ -361,6 +366,18 @@ impl Worker<'_, '_, '_> {
         let plan = self.checks.plan;
         for l in 0..level {
             self.advance_probes(l, self.path.moves[l] as usize);
+        }
+        // Every check is made, so the children's rows are made whole.
+        self.fill(level);
+        let (w, nm) = (ctx.width, ctx.nm);
+        for i in 0..alive {
+            let k = kbase + i;
+            let m = self.kids.moves[k] as usize;
+            let cur = &self.path.states[level * w..(level + 1) * w];
+            let row = &mut self.kids.vals[k * w..(k + 1) * w];
+            for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
+                *r = t[c as usize * nm + m];
+            }
         }
         self.probe_rows(level, kbase, alive, 0..ctx.sym.slots.len());
         self.checks.mask[..alive].fill(0);

@@ -58,6 +58,9 @@ struct PathRows {
     runs: Vec<u32>,
     /// How many moves of the path count against each move limit.
     counts: Vec<u32>,
+    /// The rows `0..full` of the path are whole; deeper ones hold only the plan's
+    /// [`Plan::rows`] ([`Worker::fill`] makes the rest when needed).
+    full: usize,
 }
 
 /// Children of the node at each level (`nm` rows per level): their slot values, moves,
@@ -155,6 +158,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
                 moves: Vec::with_capacity(levels),
                 runs: Vec::with_capacity(levels),
                 counts: vec![0; ctx.limit_max.len()],
+                full: 1,
             },
             kids: Kids {
                 vals: vec![0; (levels + 1) * ctx.nm * ctx.width],
@@ -222,7 +226,25 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         &self.path.states[level * self.ctx.width..(level + 1) * self.ctx.width]
     }
 
-    fn is_goal(&self, level: usize) -> bool {
+    /// Makes the rows of the path whole down to `level`, from the deepest whole one:
+    /// a node's children get only the slots the checks read, and the goal test and the
+    /// samples read them all. Near the leaves this is a row or two.
+    fn fill(&mut self, level: usize) {
+        let (w, nm) = (self.ctx.width, self.ctx.nm);
+        while self.path.full <= level {
+            let l = self.path.full - 1;
+            let m = self.path.moves[l] as usize;
+            let (cur, next) = self.path.states.split_at_mut((l + 1) * w);
+            let cur = &cur[l * w..];
+            for ((n, &c), t) in next[..w].iter_mut().zip(cur).zip(&self.ctx.tables) {
+                *n = t[c as usize * nm + m];
+            }
+            self.path.full += 1;
+        }
+    }
+
+    fn is_goal(&mut self, level: usize) -> bool {
+        self.fill(level);
         let vals = self.row(level);
         let seen = self.ctx.goal.iter().any(|position| {
             position
@@ -264,6 +286,11 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let cur = &cur[level * w..];
         for ((n, &c), t) in next[..w].iter_mut().zip(cur).zip(&self.ctx.tables) {
             *n = t[c as usize * nm + m];
+        }
+        // The child's row is whole when its parent's is; the rows below it are no
+        // longer on the path.
+        if self.path.full > level {
+            self.path.full = level + 2;
         }
     }
 
@@ -342,6 +369,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         let (nm, w) = (ctx.nm, ctx.width);
         let legal = self.legal(level);
         let kbase = level * nm;
+        // Only the slots the plan's checks read: the others' move tables (of tables
+        // the plan leaves out, some of tens of megabytes) would each cost a miss.
+        let rows = &self.checks.plan.rows;
         let mut alive = 0;
         for m in 0..nm {
             // A mask is only ever set with at most 64 moves ([`super::super::tight`]).
@@ -365,8 +395,8 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             }
             let cur = &self.path.states[level * w..(level + 1) * w];
             let row = &mut self.kids.vals[k * w..(k + 1) * w];
-            for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
-                *r = t[c as usize * nm + m];
+            for &s in rows {
+                row[s] = ctx.tables[s][cur[s] as usize * nm + m];
             }
             self.kids.moves[k] = m as u16;
             self.kids.states[k] = to;
@@ -389,6 +419,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
             let k = kbase + i;
             let next = (level + 1) * w;
             self.path.states[next..next + w].copy_from_slice(&self.kids.vals[k * w..(k + 1) * w]);
+            self.path.full = self.path.full.min(level + 1);
             let m = self.kids.moves[k] as usize;
             if pw > 0 {
                 let next = (level + 1) * pw;
@@ -489,6 +520,7 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         self.out.me = me;
         self.out.is_head = false;
         self.out.in_prefix = 0;
+        self.path.full = 1;
         self.path.moves.clear();
         self.path.runs.clear();
         self.path.counts.iter_mut().for_each(|c| *c = 0);

@@ -69,6 +69,21 @@ proptest! {
         prop_assert_eq!(c.rank(&perm), rank_with(&mut counts, &perm, c.total));
     }
 
+    /// Two labels (which pieces lie in a layer, up to 14 positions): the table's rank
+    /// equals the general multiset rank.
+    #[test]
+    fn two_labels_rank_as_the_general_rank(n in 2usize..15, k in 1usize..14, seed in any::<u64>()) {
+        let k = k.min(n - 1);
+        let mut labels = vec![0u16; n];
+        labels[..k].fill(1);
+        let c = PermCoord::new(&labels).unwrap();
+        prop_assert!(!c.pair.is_empty() || c.singles.is_some());
+        let mut perm = vec![0u16; n];
+        c.unrank(seed % c.count(), &mut perm);
+        let mut counts = c.counts.clone();
+        prop_assert_eq!(c.rank(&perm), rank_with(&mut counts, &perm, c.total));
+    }
+
     #[test]
     fn perm_ranks_are_ordered(labels in arb_multiset(), a in any::<u64>(), b in any::<u64>()) {
         let c = PermCoord::new(&labels).unwrap();

@@ -226,7 +226,12 @@ pub(super) fn checks_of(
             name: rname.to_string(),
             cost: reduced_cost(r),
             slots: Vec::new(),
-            rows: r.major.iter().map(|m| m.0).chain(r.minor.iter().map(|m| m.0)).collect(),
+            rows: r
+                .major
+                .iter()
+                .map(|m| m.0)
+                .chain(r.minor.iter().map(|m| m.0))
+                .collect(),
         });
     }
     for (i, r) in ctx.sym.reduced.iter().enumerate() {

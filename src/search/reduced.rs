@@ -22,6 +22,9 @@ pub(super) struct SymLookup<'a> {
     /// (slot, stride, conjugation table, value count) of each minor component.
     pub minor: Vec<(usize, u64, &'a [u32], usize)>,
     pub classes: &'a Classes,
+    /// The class table's packed entries, looked through once rather than per lookup
+    /// (it may be a mapped file behind a trait object).
+    packed: &'a [u32],
     pub minor_len: u64,
     pub table: &'a PruneTable,
 }
@@ -39,6 +42,7 @@ impl<'a> SymLookup<'a> {
                 .map(|((&s, &st), (c, &n))| (s, st, c.as_slice(), n as usize))
                 .collect(),
             classes: &t.classes,
+            packed: &t.classes.raw,
             minor_len: t.minor_len,
             table: &t.table,
         }
@@ -66,10 +70,21 @@ impl<'a> SymLookup<'a> {
         self.major.iter().map(|&(s, st)| row[s] as u64 * st).sum()
     }
 
+    /// Starts reading the class of major value `raw`, so that [`Self::index_of`] soon
+    /// after finds it in the cache.
+    #[inline]
+    pub fn prefetch_class(&self, raw: u64) {
+        if let Some(p) = self.packed.get(raw as usize) {
+            crate::table::prefetch::read_soon(p);
+        }
+    }
+
     /// [`Self::index`] from the major value [`Self::raw`] gave for `row`.
     #[inline]
     pub fn index_of(&self, raw: u64, row: &[u32]) -> u64 {
-        let (class, sym) = self.classes.of(raw);
+        let p = self.packed[raw as usize];
+        let shift = self.classes.shift;
+        let (class, sym) = (p >> shift, (p & ((1 << shift) - 1)) as usize);
         let m: u64 = self
             .minor
             .iter()

@@ -99,7 +99,7 @@ impl Worker<'_, '_, '_> {
                 let row = |i: usize| &rows[(kbase + i) * width..(kbase + i + 1) * width];
                 for i in (0..alive).filter(|&i| all || left[i] > 0) {
                     let raw = r.raw(row(i));
-                    r.classes.prefetch(raw);
+                    r.prefetch_class(raw);
                     self.kids.idx[i] = raw;
                 }
                 for i in (0..alive).filter(|&i| all || left[i] > 0) {
@@ -313,7 +313,7 @@ impl Worker<'_, '_, '_> {
                         *v = c.rank_state(at, &mut inv.scratch);
                     }
                     let raw = r.raw(row);
-                    r.classes.prefetch(raw);
+                    r.prefetch_class(raw);
                     self.kids.idx[i] = raw;
                 }
                 for i in (0..alive).filter(|&i| left[i] > 0) {

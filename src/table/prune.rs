@@ -48,6 +48,27 @@ impl Format {
     }
 }
 
+/// A pruning table with its entries' bytes looked up once ([`PruneTable::reader`]).
+#[derive(Clone, Copy)]
+pub struct Reader<'t> {
+    table: &'t PruneTable,
+    bytes: &'t [u8],
+}
+
+impl Reader<'_> {
+    /// [`PruneTable::get`].
+    #[inline]
+    pub fn get(&self, index: u64) -> u32 {
+        self.table.get_in(self.bytes, index)
+    }
+
+    /// [`PruneTable::prefetch`].
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        self.table.prefetch_in(self.bytes, index)
+    }
+}
+
 /// Where a table's entries live: built in memory, or mapped from a cache file.
 pub enum Entries {
     Owned(Vec<u8>),
@@ -254,20 +275,41 @@ impl PruneTable {
     /// fallback nibble, read only for code 0, is not asked for.
     #[inline]
     pub fn prefetch(&self, index: u64) {
+        self.prefetch_in(self.entries.bytes(), index)
+    }
+
+    /// [`Self::prefetch`] in `bytes`, this table's entries ([`Reader`]).
+    #[inline]
+    fn prefetch_in(&self, bytes: &[u8], index: u64) {
         let byte = match self.format {
             Format::Nibbles => index >> 1,
             Format::Bytes => index,
             Format::Crumbs => index >> 2,
         };
-        if let Some(b) = self.entries.bytes().get(byte as usize) {
+        if let Some(b) = bytes.get(byte as usize) {
             super::prefetch::read_soon(b);
+        }
+    }
+
+    /// A reader of the entries that looks through their storage once (a mapped file or
+    /// a copy in huge pages is behind a trait object), for loops that read many.
+    #[inline]
+    pub fn reader(&self) -> Reader<'_> {
+        Reader {
+            table: self,
+            bytes: self.entries.bytes(),
         }
     }
 
     /// The lower bound stored for entry `index` ([`INFINITE`] when unreachable).
     #[inline]
     pub fn get(&self, index: u64) -> u32 {
-        let bytes = self.entries.bytes();
+        self.get_in(self.entries.bytes(), index)
+    }
+
+    /// [`Self::get`] in `bytes`, this table's entries ([`Reader`]).
+    #[inline]
+    fn get_in(&self, bytes: &[u8], index: u64) -> u32 {
         match self.format {
             Format::Nibbles => {
                 let b = bytes[(index >> 1) as usize];

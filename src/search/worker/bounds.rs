@@ -70,6 +70,7 @@ impl Worker<'_, '_, '_> {
         match c {
             Check::Table(t) => {
                 let (slots, table) = &ctx.prune[t];
+                let table = table.reader();
                 for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
                     let row = &self.kids.vals[(kbase + i) * w..(kbase + i + 1) * w];
                     let idx: u64 = slots.iter().map(|&(s, st)| row[s] as u64 * st).sum();
@@ -78,7 +79,7 @@ impl Worker<'_, '_, '_> {
             }
             Check::Probe(p) => {
                 let (t, pairs) = &ctx.sym.probes[p];
-                let table = ctx.prune[*t].1;
+                let table = ctx.prune[*t].1.reader();
                 for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
                     let row = &self.probe.kids[(kbase + i) * pw..(kbase + i + 1) * pw];
                     let idx: u64 = pairs.iter().map(|&(s, st)| row[s] as u64 * st).sum();
@@ -96,6 +97,7 @@ impl Worker<'_, '_, '_> {
                 // megabytes, then a table of gigabytes) overlap instead of each
                 // waiting behind the one before.
                 let all = c == Check::Reduced;
+                let entries = r.table.reader();
                 let row = |i: usize| &rows[(kbase + i) * width..(kbase + i + 1) * width];
                 for i in (0..alive).filter(|&i| all || left[i] > 0) {
                     let raw = r.raw(row(i));
@@ -104,12 +106,12 @@ impl Worker<'_, '_, '_> {
                 }
                 for i in (0..alive).filter(|&i| all || left[i] > 0) {
                     let at = r.index_of(self.kids.idx[i], row(i));
-                    r.table.prefetch(at);
+                    entries.prefetch(at);
                     self.kids.idx[i] = at;
                 }
                 for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
                     *h = if all || left[i] > 0 {
-                        r.table.get(self.kids.idx[i])
+                        entries.get(self.kids.idx[i])
                     } else {
                         0
                     };
@@ -181,10 +183,11 @@ impl Worker<'_, '_, '_> {
                     if self.ctx.guards.is_some() {
                         self.guard.kids[kbase + kept] = self.guard.kids[kbase + i];
                     }
+                    // Only the probe slots the plan reads were made.
                     let pw = self.ctx.sym.slots.len();
-                    if pw > 0 {
-                        let (a, b) = ((kbase + kept) * pw, (kbase + i) * pw);
-                        self.probe.kids.copy_within(b..b + pw, a);
+                    let (a, b) = ((kbase + kept) * pw, (kbase + i) * pw);
+                    for &s in &self.checks.plan.live {
+                        self.probe.kids[a + s] = self.probe.kids[b + s];
                     }
                     if !self.inverse.kids.is_empty() {
                         self.inverse.kids.swap(kept, i);
@@ -276,7 +279,7 @@ impl Worker<'_, '_, '_> {
         match c {
             Check::InverseTable(t) => {
                 let (ti, comps) = &ip.tables[t];
-                let table = ctx.prune[*ti].1;
+                let table = ctx.prune[*ti].1.reader();
                 for i in (0..alive).filter(|&i| left[i] > 0) {
                     let mut at = 0u64;
                     for &(c, stride) in comps {
@@ -296,6 +299,7 @@ impl Worker<'_, '_, '_> {
             Check::InverseReduced | Check::InverseReducedProbe(_) => {
                 let (comps, r) = ip.reduced.as_ref().expect("planned");
                 let n = comps.len();
+                let entries = r.table.reader();
                 let conj = match c {
                     Check::InverseReducedProbe(p) => Some(&ip.conj[p]),
                     _ => None,
@@ -318,12 +322,12 @@ impl Worker<'_, '_, '_> {
                 }
                 for i in (0..alive).filter(|&i| left[i] > 0) {
                     let at = r.index_of(self.kids.idx[i], &inv.rows[i * n..(i + 1) * n]);
-                    r.table.prefetch(at);
+                    entries.prefetch(at);
                     self.kids.idx[i] = at;
                 }
                 for (i, h) in self.kids.h[..alive].iter_mut().enumerate() {
                     *h = if left[i] > 0 {
-                        r.table.get(self.kids.idx[i])
+                        entries.get(self.kids.idx[i])
                     } else {
                         0
                     };

@@ -147,6 +147,15 @@ pub(super) fn with_free(puzzle: &Puzzle, ignore: &[IgnoreMask]) -> Vec<IgnoreMas
 }
 
 impl Ctx<'_> {
+    /// Writes into `out` every slot of the node whose slots are `cur` after move `m`,
+    /// through the slots' move tables.
+    #[inline]
+    pub(super) fn step_row(&self, cur: &[u32], m: usize, out: &mut [u32]) {
+        for ((n, &c), t) in out.iter_mut().zip(cur).zip(&self.tables) {
+            *n = t[c as usize * self.nm + m];
+        }
+    }
+
     /// The largest lower bound of the pruning tables for a node.
     pub(super) fn heuristic(&self, vals: &[u32]) -> u32 {
         let direct = self.prune.iter().map(|(slots, t)| {

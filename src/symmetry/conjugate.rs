@@ -26,12 +26,11 @@ pub(super) struct ConjugationTables {
     /// Per set `k` and label `L` of the original: the image label `π(L)` and the facet
     /// offset `d_L`; `(u16::MAX, 0)` for labels the solved state does not use.
     labels: Vec<Vec<(u16, u8)>>,
-    /// Per set `k`: whether `S` reverses orientations there (a mirror, `ε = -1`).
-    reverse: Vec<bool>,
     n: Vec<u8>,
     /// Per set `k'`, position `j` and twist `o` (below `n`) of the piece read there: the
-    /// twist of the result before its label's offset, at `j * n + o`. Made once, so that
-    /// conjugating (per child of a search, at its inverse) divides nothing.
+    /// twist of the result (a mirror's reversal included) before its label's offset, at
+    /// `j * n + o`. Made once, so that conjugating (per child of a search, at its
+    /// inverse) divides nothing.
     twist: Vec<Vec<u8>>,
 }
 
@@ -104,7 +103,6 @@ impl ConjugationTables {
             src_set,
             src,
             labels,
-            reverse,
             n,
             twist,
         })

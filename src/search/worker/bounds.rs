@@ -373,15 +373,12 @@ impl Worker<'_, '_, '_> {
         }
         // Every check is made, so the children's rows are made whole.
         self.fill(level);
-        let (w, nm) = (ctx.width, ctx.nm);
+        let w = ctx.width;
         for i in 0..alive {
             let k = kbase + i;
-            let m = self.kids.moves[k] as usize;
             let cur = &self.path.states[level * w..(level + 1) * w];
-            let row = &mut self.kids.vals[k * w..(k + 1) * w];
-            for ((r, &c), t) in row.iter_mut().zip(cur).zip(&ctx.tables) {
-                *r = t[c as usize * nm + m];
-            }
+            let m = self.kids.moves[k] as usize;
+            ctx.step_row(cur, m, &mut self.kids.vals[k * w..(k + 1) * w]);
         }
         self.probe_rows(level, kbase, alive, 0..ctx.sym.slots.len());
         self.checks.mask[..alive].fill(0);

@@ -230,15 +230,12 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
     /// a node's children get only the slots the checks read, and the goal test and the
     /// samples read them all. Near the leaves this is a row or two.
     fn fill(&mut self, level: usize) {
-        let (w, nm) = (self.ctx.width, self.ctx.nm);
+        let w = self.ctx.width;
         while self.path.full <= level {
             let l = self.path.full - 1;
-            let m = self.path.moves[l] as usize;
             let (cur, next) = self.path.states.split_at_mut((l + 1) * w);
-            let cur = &cur[l * w..];
-            for ((n, &c), t) in next[..w].iter_mut().zip(cur).zip(&self.ctx.tables) {
-                *n = t[c as usize * nm + m];
-            }
+            let m = self.path.moves[l] as usize;
+            self.ctx.step_row(&cur[l * w..], m, &mut next[..w]);
             self.path.full += 1;
         }
     }
@@ -281,12 +278,9 @@ impl<'c, 'a, 'e> Worker<'c, 'a, 'e> {
         if let Some(g) = &self.ctx.guards {
             self.guard.path[level + 1] = g.packer.step(m, self.guard.path[level]);
         }
-        let (w, nm) = (self.ctx.width, self.ctx.nm);
+        let w = self.ctx.width;
         let (cur, next) = self.path.states.split_at_mut((level + 1) * w);
-        let cur = &cur[level * w..];
-        for ((n, &c), t) in next[..w].iter_mut().zip(cur).zip(&self.ctx.tables) {
-            *n = t[c as usize * nm + m];
-        }
+        self.ctx.step_row(&cur[level * w..], m, &mut next[..w]);
         // The child's row is whole when its parent's is; the rows below it are no
         // longer on the path.
         if self.path.full > level {
